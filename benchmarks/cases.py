@@ -1,0 +1,466 @@
+"""Benchmark cases, written once against a library handle.
+
+Run as a script, one process per side:
+
+    python benchmarks/cases.py --lib ember   # needs the repo root on PYTHONPATH
+    python benchmarks/cases.py --lib jax     # run with an interpreter that has JAX
+    python benchmarks/cases.py --lib numpy   # plain NumPy, only cases with a NumPy form
+
+It writes one line per event on stdout, each prefixed with ``PREFIX`` and
+followed by a JSON object (``meta``, ``start``, ``result``, ``done``), so
+library chatter on stdout cannot corrupt the protocol and a crash part way
+still leaves the earlier results readable.
+
+The module is also imported by ``run.py`` for the case table (names, targets,
+descriptions). It never imports an array library at module level other than
+NumPy: the JAX-like library is chosen at run time with
+``importlib.import_module(lib)``, so the same code measures ember and JAX.
+"""
+
+import argparse
+import faulthandler
+import functools
+import gc
+import importlib
+import json
+import operator
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+import traceback
+
+import numpy as np
+
+PREFIX = "@@EMBER_BENCH@@ "
+
+# ---------------------------------------------------------------------------
+# Case registry
+# ---------------------------------------------------------------------------
+
+
+class Case:
+    def __init__(self, name, fn, target, has_numpy, unit, desc):
+        self.name = name
+        self.fn = fn            # fn(L) -> Bench
+        self.target = target    # max allowed ember/jax ratio, or None
+        self.target_text = describe_target(target)
+        self.has_numpy = has_numpy
+        self.unit = unit
+        self.desc = desc
+
+
+CASES = {}  # name -> Case, in definition order
+
+
+def describe_target(target):
+    if target is None:
+        return "-"
+    if target == 1.0:
+        return "<= 1.0x (no slower)"
+    return "<= %gx" % target
+
+
+def case(name, target=None, has_numpy=False, unit="us/call", desc=""):
+    def register(fn):
+        CASES[name] = Case(name, fn, target, has_numpy, unit, desc)
+        return fn
+    return register
+
+
+class Bench:
+    """What a case hands the timer.
+
+    ``stmt`` is the zero-argument callable that is timed.  ``per`` divides the
+    measured time (e.g. by the number of equations) and ``extra`` is recorded
+    in the JSON.  ``max_number`` caps the calls per batch (1 for slow
+    statements that must not be batched, like tracing).
+    """
+
+    def __init__(self, stmt, per=None, extra=None, max_number=None, check=None):
+        self.stmt = stmt
+        self.per = per
+        self.extra = dict(extra or {})
+        self.max_number = max_number
+        self.check = check  # optional callable run after warm-up, may update extra
+
+
+class Lib:
+    """A handle on one side: ``jax``/``jnp`` are the JAX-like modules, or
+    ``None``/``numpy`` for the NumPy side."""
+
+    def __init__(self, name):
+        self.name = name
+        self.is_numpy = name == "numpy"
+        if self.is_numpy:
+            self.jax = None
+            self.jnp = np
+        else:
+            self.jax = importlib.import_module(name)
+            self.jnp = importlib.import_module(name + ".numpy")
+
+    def version(self):
+        mod = np if self.is_numpy else self.jax
+        return str(getattr(mod, "__version__", "?"))
+
+    def devices(self):
+        if self.is_numpy:
+            return "numpy"
+        try:
+            return str(self.jax.devices())
+        except Exception as e:  # noqa: BLE001 - report, don't fail
+            return "devices() failed: %s" % short_error(e)
+
+
+def block_tree(out):
+    """Wait for every array in a dict/list/tuple result (same code on all sides)."""
+    if isinstance(out, dict):
+        for v in out.values():
+            block_tree(v)
+    elif isinstance(out, (list, tuple)):
+        for v in out:
+            block_tree(v)
+    else:
+        out.block_until_ready()
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The cases
+# ---------------------------------------------------------------------------
+
+
+def seed_fn(jnp, x):
+    return jnp.sin(jnp.cos(x)) * jnp.tanh(x)
+
+
+@case("seed_jit_1000x1000", target=1.1, has_numpy=True,
+      desc="jit(sin(cos(x)) * tanh(x)) on ones((1000, 1000), float32), cached call")
+def _seed_jit(L):
+    jnp = L.jnp
+    if L.is_numpy:
+        x = np.ones((1000, 1000), np.float32)
+        return Bench(lambda: seed_fn(np, x))
+    f = L.jax.jit(lambda x: seed_fn(jnp, x))
+    x = jnp.ones((1000, 1000), jnp.float32)
+    return Bench(lambda: f(x).block_until_ready())
+
+
+def norm(X):
+    X = X - X.mean(0)
+    return X / X.std(0)
+
+
+def norm_data():
+    return np.random.RandomState(1701).rand(10000, 10).astype(np.float32)
+
+
+@case("norm_eager", target=None, has_numpy=True,
+      desc="norm(X) = (X - X.mean(0)) / std, eager, X f32[10000, 10] from RandomState(1701)")
+def _norm_eager(L):
+    if L.is_numpy:
+        X = norm_data()
+        return Bench(lambda: norm(X))
+    X = L.jnp.asarray(norm_data())
+    return Bench(lambda: norm(X).block_until_ready())
+
+
+@case("norm_jit", target=1.1, has_numpy=True,
+      desc="jit(norm)(X), cached call; NumPy column is the same plain norm(X)")
+def _norm_jit(L):
+    if L.is_numpy:
+        X = norm_data()
+        return Bench(lambda: norm(X))
+    f = L.jax.jit(norm)
+    X = L.jnp.asarray(norm_data())
+    return Bench(lambda: f(X).block_until_ready())
+
+
+@case("jit_dispatch_10_leaves", target=1.0, has_numpy=False,
+      desc="cached jit call on a dict of 10 f32[4] arrays returning the dict of x + 1")
+def _dispatch10(L):
+    jnp = L.jnp
+    tree = {"k%d" % i: jnp.arange(4, dtype=jnp.float32) + i for i in range(10)}
+    f = L.jax.jit(lambda t: {k: v + 1 for k, v in t.items()})
+    return Bench(lambda: block_tree(f(tree)))
+
+
+@case("eager_add_small", target=1.0, has_numpy=True,
+      desc="x + y eagerly on two f32[4] arrays")
+def _eager_add(L):
+    jnp = L.jnp
+    x = jnp.arange(4, dtype=jnp.float32)
+    y = jnp.ones(4, dtype=jnp.float32)
+    if L.is_numpy:
+        return Bench(lambda: x + y)
+    return Bench(lambda: (x + y).block_until_ready())
+
+
+@case("jit_dispatch_1000_leaves", target=0.5, has_numpy=False,
+      desc="cached jit call on a list of 1000 f32[] arrays returning their sum (one scalar)")
+def _dispatch1000(L):
+    jnp = L.jnp
+    xs = [jnp.asarray(float(i), dtype=jnp.float32) for i in range(1000)]
+    f = L.jax.jit(lambda xs: functools.reduce(operator.add, xs))
+    return Bench(lambda: f(xs).block_until_ready())
+
+
+def make_chain(jnp, n):
+    """A fresh function object: n elementwise ops cycling sin / +1.0 / *2.0."""
+    def chain(x):
+        for i in range(n):
+            r = i % 3
+            if r == 0:
+                x = jnp.sin(x)
+            elif r == 1:
+                x = x + 1.0
+            else:
+                x = x * 2.0
+        return x
+    return chain
+
+
+@case("trace_per_eqn_1000", target=1.0, has_numpy=False, unit="us/eqn",
+      desc="make_jaxpr of a fresh 1000-op elementwise chain, time / len(jaxpr.jaxpr.eqns)")
+def _trace(L):
+    jax, jnp = L.jax, L.jnp
+    x = jnp.ones((16,), jnp.float32)
+    n_ops = 1000
+    closed = jax.make_jaxpr(make_chain(jnp, n_ops))(x)
+    n_eqns = len(closed.jaxpr.eqns)
+    if n_eqns <= 0:
+        raise RuntimeError("make_jaxpr produced no equations")
+
+    def stmt():
+        return jax.make_jaxpr(make_chain(jnp, n_ops))(x)
+
+    return Bench(stmt, per=n_eqns, max_number=1,
+                 extra={"eqns": n_eqns, "ops": n_ops})
+
+
+# ---------------------------------------------------------------------------
+# Timing
+# ---------------------------------------------------------------------------
+
+
+def _batch(stmt, number):
+    # timeit-style: one perf_counter pair around `number` calls, GC off.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            stmt()
+        return time.perf_counter() - t0
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def calibrate(bench, min_time, warmup=2):
+    """Warm up (compile included), then pick the calls per batch (1, 2, 5,
+    10, 20, 50, ...) so that one batch lasts at least ``min_time`` seconds."""
+    stmt = bench.stmt
+    for _ in range(warmup):
+        stmt()
+    if bench.max_number == 1:
+        return 1
+    steps = (1, 2, 5)
+    k = 0
+    while True:
+        number = steps[k % 3] * 10 ** (k // 3)
+        if bench.max_number and number >= bench.max_number:
+            return bench.max_number
+        if _batch(stmt, number) >= min_time:
+            return number
+        k += 1
+
+
+def short_error(e):
+    msg = str(e).strip().splitlines()
+    first = msg[0] if msg else ""
+    if len(first) > 300:
+        first = first[:297] + "..."
+    return "%s: %s" % (type(e).__name__, first) if first else type(e).__name__
+
+
+class Worker:
+    """Runs cases for one side, one step at a time, so that run.py can
+    interleave the sides batch by batch:
+
+        setup(name)  -> build the case, warm up, calibrate   ("ready" event)
+        batch(name)  -> time one batch                       ("batch" event)
+        end(name)    -> median of the batch means etc.       ("result" event)
+
+    Every step returns an event dict; a failing step returns a "result" event
+    with an "error" and forgets the case.
+    """
+
+    def __init__(self, lib, min_time):
+        self.lib_name = lib
+        self.min_time = min_time
+        self.active = {}  # name -> [Case, Bench, number, [batch means s], t0]
+        self.meta = {"event": "meta", "lib": lib, "python": sys.version.split()[0],
+                     "executable": sys.executable, "platform": platform.platform(),
+                     "pid": os.getpid()}
+        t0 = time.perf_counter()
+        try:
+            self.L = Lib(lib)
+            self.meta.update(version=self.L.version(), devices=self.L.devices(),
+                             import_s=time.perf_counter() - t0)
+            self.import_error = None
+        except Exception as e:  # noqa: BLE001 - reported as every case's error
+            self.L = None
+            self.import_error = "import failed: " + short_error(e)
+            self.meta.update(error=self.import_error)
+
+    def _fail(self, name, e, msg=None):
+        self.active.pop(name, None)
+        rec = {"event": "result", "case": name,
+               "error": msg or short_error(e)}
+        if e is not None:
+            rec["traceback"] = traceback.format_exc(limit=8)[-4000:]
+        return rec
+
+    def setup(self, name):
+        c = CASES.get(name)
+        if c is None:
+            return self._fail(name, None, "unknown case")
+        if self.L is None:
+            return self._fail(name, None, self.import_error)
+        if self.L.is_numpy and not c.has_numpy:
+            return self._fail(name, None, "no numpy form")
+        t0 = time.perf_counter()
+        try:
+            bench = c.fn(self.L)
+            number = calibrate(bench, self.min_time)
+        except Exception as e:  # noqa: BLE001
+            return self._fail(name, e)
+        self.active[name] = [c, bench, number, [], t0]
+        return {"event": "ready", "case": name, "number": number}
+
+    def batch(self, name):
+        if name not in self.active:
+            return self._fail(name, None, "batch before setup")
+        c, bench, number, means, _ = self.active[name]
+        gc.collect()
+        try:
+            t = _batch(bench.stmt, number)
+        except Exception as e:  # noqa: BLE001
+            return self._fail(name, e)
+        means.append(t / number)
+        return {"event": "batch", "case": name,
+                "us": t / number * 1e6 / (bench.per or 1)}
+
+    def end(self, name):
+        if name not in self.active:
+            return self._fail(name, None, "end before setup")
+        c, bench, number, means, t0 = self.active.pop(name)
+        if not means:
+            return self._fail(name, None, "no batch was timed")
+        per = bench.per or 1
+        means_us = [m * 1e6 / per for m in means]
+        rec = {"event": "result", "case": name, "unit": c.unit,
+               "us": statistics.median(means_us), "min_us": min(means_us),
+               "max_us": max(means_us), "batch_means_us": means_us,
+               "number": number, "repeat": len(means_us),
+               "case_s": time.perf_counter() - t0}
+        rec.update(bench.extra)
+        del bench
+        gc.collect()
+        return rec
+
+
+# ---------------------------------------------------------------------------
+# Script entry point
+# ---------------------------------------------------------------------------
+
+
+def emit(obj):
+    sys.stdout.write(PREFIX + json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def select(only=None, names=None, lib=None):
+    out = []
+    for c in CASES.values():
+        if names is not None and c.name not in names:
+            continue
+        if only and not re.search(only, c.name):
+            continue
+        if lib == "numpy" and not c.has_numpy:
+            continue
+        out.append(c)
+    return out
+
+
+def serve(worker):
+    """Answer one JSON command per stdin line: {"op": "setup"|"batch"|"end",
+    "case": NAME} or {"op": "quit"}."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        try:
+            cmd = json.loads(line)
+        except ValueError:
+            continue
+        op = cmd.get("op")
+        if op == "quit":
+            return
+        name = cmd.get("case")
+        if op == "setup":
+            emit({"event": "start", "case": name})
+            emit(worker.setup(name))
+        elif op == "batch":
+            emit(worker.batch(name))
+        elif op == "end":
+            emit(worker.end(name))
+        else:
+            emit({"event": "error", "error": "unknown op %r" % op})
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lib", required=True, help="ember, jax or numpy")
+    p.add_argument("--only", default=None, help="regex on case names")
+    p.add_argument("--cases", default=None, help="comma-separated exact case names")
+    p.add_argument("--repeat", type=int, default=7, help="timed batches per case")
+    p.add_argument("--min-time", type=float, default=0.1,
+                   help="seconds a batch should last at least")
+    p.add_argument("--serve", action="store_true",
+                   help="take setup/batch/end commands on stdin (used by run.py)")
+    p.add_argument("--list", action="store_true", help="list cases and exit")
+    args = p.parse_args(argv)
+    faulthandler.enable()  # a crash leaves a Python traceback on stderr
+
+    names = set(args.cases.split(",")) if args.cases else None
+    cases = select(args.only, names, args.lib)
+    if args.list:
+        for c in cases:
+            print("%-26s %s" % (c.name, c.desc))
+        return 0
+
+    worker = Worker(args.lib, args.min_time)
+    emit(worker.meta)
+    if args.serve:
+        serve(worker)
+        return 0
+    for c in cases:
+        emit({"event": "start", "case": c.name})
+        ev = worker.setup(c.name)
+        for _ in range(args.repeat):
+            if ev["event"] == "result":
+                break
+            ev = worker.batch(c.name)
+        if ev["event"] != "result":
+            ev = worker.end(c.name)
+        emit(ev)
+    emit({"event": "done"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

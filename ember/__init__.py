@@ -1,0 +1,30 @@
+"""ember: composable transformations of NumPy programs (grad, vmap, jit...) on XLA.
+
+``import ember as jax`` and ``import ember.numpy as jnp`` run JAX programs.
+"""
+import os as _os
+
+_os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before jaxlib loads: no C++ log noise
+
+__version__ = "0.10.2"
+__version_info__ = (0, 10, 2)
+
+from ember.config import config, enable_x64  # noqa: E402
+from ember.core.aval import ShapeDtypeStruct  # noqa: E402
+from ember.backend.array import Array  # noqa: E402
+from ember.backend import array_methods as _array_methods  # noqa: E402,F401
+from ember.backend import dispatch as _dispatch  # noqa: E402,F401
+from ember.backend.client import (  # noqa: E402
+    devices, local_devices, device_count, local_device_count, default_backend,
+    process_index, process_count)
+from ember.transforms.jit import jit  # noqa: E402
+from ember.transforms.staging import make_jaxpr  # noqa: E402
+from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
+from ember.api import device_put, device_get, block_until_ready, eval_shape  # noqa: E402
+
+__all__ = [
+    "config", "enable_x64", "Array", "ShapeDtypeStruct", "devices", "local_devices",
+    "device_count", "local_device_count", "default_backend", "process_index", "process_count",
+    "jit", "make_jaxpr", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
+    "errors", "lax", "numpy", "tree", "tree_util",
+]

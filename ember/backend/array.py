@@ -1,0 +1,225 @@
+"""ember's Array: jaxlib's C++ ``ArrayImpl`` with the Python face of a JAX array.
+
+Results of executables come back from jaxlib as ``ArrayImpl`` objects whose ``aval`` is ember's
+``ShapedArray``; the methods users call (``shape``, ``__repr__``, ``__array__``, operators...) are
+attached to that type here (operators and NumPy-style methods by ``ember.numpy``). So no wrapper
+object stands between an executable and the user, and ``type(x)`` is ``ArrayImpl`` as in JAX.
+
+Example:
+    >>> import ember.numpy as jnp
+    >>> jnp.array([1., 2.])
+    Array([1., 2.], dtype=float32)
+"""
+from __future__ import annotations
+
+import abc
+import math
+import os
+import threading
+
+import numpy as np
+from jaxlib import xla_client as xc
+
+from ember import dtypes
+from ember.config import config
+from ember.core.aval import ShapedArray
+from ember.core import trace as core
+from ember.core.errors import UnexpectedTracerError
+from ember.backend import client as backend_client
+
+ArrayImpl = xc.ArrayImpl
+
+__all__ = ["Array", "ArrayImpl", "abstractify", "device_put_value", "to_buffer",
+           "check_size", "device_of", "committed_device"]
+
+
+class Array(abc.ABC):
+  """The type of ember arrays (``isinstance(x, ember.Array)`` holds for arrays and tracers)."""
+  __slots__ = ()
+
+
+Array.register(ArrayImpl)
+Array.register(core.Tracer)
+
+
+# --- sizes ----------------------------------------------------------------------------------
+
+def _memory_bytes() -> int:
+  try:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+  except (ValueError, OSError, AttributeError):  # pragma: no cover
+    return 1 << 40
+
+
+_MEMORY = _memory_bytes()
+_MAX_ELEMENTS = (1 << 63) - 1
+
+
+def check_size(shape, dtype, what: str = "array") -> None:
+  """Raise a clear error for negative dimensions or an allocation far beyond memory."""
+  for d in shape:
+    if d < 0:
+      raise ValueError(f"Cannot create an {what} with negative dimension {d} in shape "
+                       f"{tuple(shape)}: dimensions must be >= 0.")
+  n = math.prod(shape)
+  if n > _MAX_ELEMENTS:
+    raise ValueError(f"The {what} of shape {tuple(shape)} has {n} elements, more than any array "
+                     "can hold (2**63 - 1).")
+  nbytes = n * np.dtype(dtype).itemsize
+  if nbytes > 4 * _MEMORY:
+    raise ValueError(
+        f"The {what} of shape {tuple(shape)} and dtype {np.dtype(dtype).name} needs {nbytes:,} "
+        f"bytes, far more than this machine's memory ({_MEMORY:,} bytes). Use a smaller shape.")
+
+
+# --- abstract values of concrete values -------------------------------------------------------
+
+def _python_scalar_aval(x) -> ShapedArray:
+  t = type(x)
+  if t is bool:
+    return ShapedArray((), np.dtype(np.bool_), False)
+  if t is int:
+    dt = dtypes.default_int_dtype()
+    _check_int_range(x, dt)
+    return ShapedArray((), dt, True)
+  if t is float:
+    return ShapedArray((), dtypes.default_float_dtype(), True)
+  return ShapedArray((), dtypes.default_complex_dtype(), True)
+
+
+def _check_int_range(x: int, dt) -> None:
+  info = np.iinfo(dt)
+  if not info.min <= x <= info.max:
+    raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dt).name}")
+
+
+def _numpy_aval(x) -> ShapedArray:
+  dt = x.dtype
+  if dt == object or dt.kind in "USVO" and dt.names is None:
+    raise TypeError(f"JAX only supports number and bool dtypes, got dtype {dt} in array")
+  return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(dt), False)
+
+
+for _t in (bool, int, float, complex):
+  core.register_aval_handler(_t, _python_scalar_aval)
+core.register_aval_handler(np.ndarray, _numpy_aval)
+for _t in set(np.sctypeDict.values()):
+  if issubclass(_t, (np.number, np.bool_)):
+    core.register_aval_handler(_t, _numpy_aval)
+core.register_aval_handler(type(np.dtype("bfloat16" if hasattr(np, "bfloat16") else "float32")
+                                .type), _numpy_aval)
+core.register_aval_handler(dtypes.bfloat16, _numpy_aval)
+core.register_aval_handler(ArrayImpl, lambda x: x.aval)
+
+
+def abstractify(x) -> ShapedArray:
+  """Aval of a concrete value (an escaped tracer here is a clear error)."""
+  if type(x) is ArrayImpl:
+    return x.aval
+  if isinstance(x, core.Tracer):
+    raise UnexpectedTracerError(
+        f"Encountered an unexpected tracer {x!r}. A function transformed by ember (jit, grad, "
+        "vmap...) leaked an intermediate value outside its call, for example by storing it in a "
+        "global or a closure. Return it from the function instead.")
+  return core.get_aval(x)
+
+
+# --- moving data to devices -----------------------------------------------------------------
+
+def device_put_value(value, aval: ShapedArray, device=None, committed: bool = False):
+  """Copy host data (a NumPy array or scalar) to ``device`` as an array of ``aval``."""
+  if device is None:
+    device = backend_client.default_device()
+  arr = np.asarray(value)
+  if arr.dtype != aval.dtype:
+    arr = arr.astype(aval.dtype)
+  if arr.shape != aval.shape:
+    arr = np.broadcast_to(arr, aval.shape)
+  if not arr.flags.c_contiguous:
+    arr = np.ascontiguousarray(arr)
+  sharding = backend_client.replicated_sharding(device)
+  return xc.batched_device_put(aval, sharding, [arr], [device], committed,
+                               enable_x64=config.jax_enable_x64)
+
+
+_scalar_cache: dict = {}
+_scalar_lock = threading.Lock()
+
+
+def to_buffer(x, aval: ShapedArray, device):
+  """``x`` as a device array on ``device`` with abstract value ``aval``."""
+  if type(x) is ArrayImpl:
+    if x._committed or device_of(x) == device:
+      if x.aval is aval or x.aval == aval:
+        return x
+      return x._rewrap_with_aval_and_sharding(aval, x._sharding) if x.aval.shape == aval.shape \
+          and x.aval.dtype == aval.dtype else x
+    return copy_to_device(x, device, committed=False)
+  t = type(x)
+  if t in (int, bool, float) and device is not None:
+    key = (t, x, aval, device, math.copysign(1.0, x) if t is float else 0)
+    buf = _scalar_cache.get(key)
+    if buf is None:
+      buf = device_put_value(x, aval, device)
+      with _scalar_lock:
+        if len(_scalar_cache) > 2048:
+          _scalar_cache.clear()
+        _scalar_cache[key] = buf
+    return buf
+  return device_put_value(x, aval, device)
+
+
+def device_of(x):
+  """The single device an array lives on."""
+  return x._sharding._internal_device_list[0]
+
+
+def copy_to_device(x, device, committed: bool = True):
+  if x.is_deleted():
+    raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
+  host = _host_value(x)
+  return device_put_value(host, x.aval, device, committed=committed)
+
+
+def committed_device(args, what: str = "operation"):
+  """The device of the committed arrays among ``args`` (None if none is committed).
+
+  Arrays committed to two different devices are an error, as in JAX.
+  """
+  device = None
+  first = None
+  for x in args:
+    if type(x) is ArrayImpl and x._committed:
+      d = device_of(x)
+      if device is None:
+        device, first = d, x
+      elif d != device:
+        raise ValueError(
+            f"Received incompatible devices for {what}. Got argument of shape {first.aval} on "
+            f"device {device!r} and argument of shape {x.aval} on device {d!r}. Move the "
+            "arrays to one device first, e.g. with ember.device_put(x, device) or "
+            "x.to_device(device).")
+  return device
+
+
+def _host_value(x) -> np.ndarray:
+  """The array's value as a read-only NumPy array (cached on the array)."""
+  v = x._npy_value
+  if v is None:
+    if x.is_deleted():
+      raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
+    dt = x.aval.dtype
+    if dt.kind in "biufc" and dt.name not in ("bfloat16",) and dt.itemsize <= 16 \
+        and not dt.name.startswith("float8"):
+      x.block_until_ready()
+      v = np.asarray(memoryview(x)) if x.aval.shape else np.asarray(memoryview(x)).reshape(())
+      if v.dtype != dt:
+        v = v.view(dt)
+      v = v.reshape(x.aval.shape)
+    else:
+      v = np.asarray(x._single_device_array_to_np_array_did_copy()[0]).reshape(x.aval.shape)
+      if v.dtype != dt:
+        v = v.astype(dt)
+    v.flags.writeable = False
+    x._npy_value = v
+  return v

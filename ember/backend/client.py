@@ -1,0 +1,120 @@
+"""The PJRT client and its devices, created lazily on first use.
+
+The number of CPU devices comes from ``ember.config.update("jax_num_cpu_devices", n)`` (before
+first use) or from ``XLA_FLAGS=--xla_force_host_platform_device_count=n``.
+
+Example:
+    >>> import ember
+    >>> ember.default_backend()
+    'cpu'
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+
+from jaxlib import xla_client as xc
+
+from ember.config import config
+
+__all__ = ["get_client", "devices", "local_devices", "device_count", "local_device_count",
+           "default_backend", "default_device", "replicated_sharding", "device_list",
+           "process_index", "process_count"]
+
+_client = None
+_lock = threading.Lock()
+_PLATFORMS = ("cpu",)
+
+
+def _requested_device_count() -> int:
+  n = config.jax_num_cpu_devices
+  if n is not None and n > 0:
+    return int(n)
+  m = re.search(r"--xla_force_host_platform_device_count=(\d+)", os.environ.get("XLA_FLAGS", ""))
+  return int(m.group(1)) if m else 1
+
+
+def get_client():
+  """The process's PJRT CPU client (created on first call)."""
+  global _client
+  if _client is None:
+    with _lock:
+      if _client is None:
+        _client = xc.make_cpu_client(asynchronous=True, num_devices=_requested_device_count())
+        from ember.backend import lapack
+        lapack.register()
+  return _client
+
+
+def _refuse_late_update(name, old, new):
+  if _client is not None and old != new:
+    raise RuntimeError(
+        f"{name} must be set before ember's backend is first used (it already has "
+        f"{len(_client.devices())} devices). Call ember.config.update({name!r}, {new!r}) right "
+        "after importing ember.")
+
+
+config.watch("jax_num_cpu_devices", _refuse_late_update)
+
+
+def _check_backend(backend):
+  if backend is not None and getattr(backend, "platform", backend) not in _PLATFORMS:
+    raise RuntimeError(
+        f"Unknown backend {backend!r}: this ember installation has the backends {_PLATFORMS}.")
+
+
+def devices(backend=None) -> list:
+  """All devices of the default (or named) backend: ``[CpuDevice(id=0), ...]``."""
+  _check_backend(backend)
+  return list(get_client().devices())
+
+
+def local_devices(process_index=None, backend=None) -> list:
+  _check_backend(backend)
+  return list(get_client().local_devices())
+
+
+def device_count(backend=None) -> int:
+  return len(devices(backend))
+
+
+def local_device_count(backend=None) -> int:
+  return len(local_devices(backend=backend))
+
+
+def process_index(backend=None) -> int:
+  return 0
+
+
+def process_count(backend=None) -> int:
+  return 1
+
+
+def default_backend() -> str:
+  """The platform name of the default backend (``'cpu'``)."""
+  return get_client().platform
+
+
+def default_device():
+  return get_client().devices()[0]
+
+
+_device_lists: dict = {}
+_replicated: dict = {}
+
+
+def device_list(devs) -> "xc.DeviceList":
+  devs = tuple(devs)
+  dl = _device_lists.get(devs)
+  if dl is None:
+    dl = _device_lists[devs] = xc.DeviceList(devs)
+  return dl
+
+
+def replicated_sharding(device) -> "xc.GSPMDSharding":
+  """The exact C++ sharding that places a whole array on ``device``."""
+  s = _replicated.get(device)
+  if s is None:
+    s = _replicated[device] = xc.GSPMDSharding(device_list((device,)), xc.HloSharding.replicate())
+  return s

@@ -1,0 +1,61 @@
+"""Eager execution: each primitive application runs a one-primitive executable.
+
+The executable is compiled once per (primitive, input avals, params, device) and cached, so an
+eager op costs a cache lookup and one ``execute_sharded``.
+"""
+from __future__ import annotations
+
+from ember.core import trace as core
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+from ember.backend import client as backend_client
+from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
+from ember.backend.compile import LRUCache, compile_jaxpr
+
+__all__ = ["apply_primitive", "executable_cache"]
+
+executable_cache = LRUCache(8192)
+
+
+def _default_device():
+  global _DEFAULT
+  _DEFAULT = backend_client.default_device()
+  return _DEFAULT
+
+
+_DEFAULT = None
+
+
+def apply_primitive(prim, *args, **params):
+  """Run ``prim`` on concrete arguments (the ``impl`` rule of most primitives)."""
+  avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in args])
+  device = committed_device(args, f"primitive {prim.name}")
+  committed = device is not None
+  if device is None:
+    device = _DEFAULT or _default_device()
+  key = (prim, avals, tuple(params.items()), device, committed)
+  try:
+    exe = executable_cache.get(key)
+  except TypeError:
+    key, exe = None, None
+  if exe is None:
+    exe = _compile_primitive(prim, avals, params, device, committed)
+    if key is not None:
+      executable_cache[key] = exe
+  if committed:
+    bufs = [to_buffer(x, a, device) for x, a in zip(args, avals)]
+  else:
+    bufs = [x if type(x) is ArrayImpl else to_buffer(x, a, device) for x, a in zip(args, avals)]
+  outs = exe.run(bufs)
+  return outs if prim.multiple_results else outs[0]
+
+
+core.set_default_impl(apply_primitive)
+
+
+def _compile_primitive(prim, avals, params, device, committed):
+  out = prim.abstract(avals, params)
+  out_avals = list(out) if prim.multiple_results else [out]
+  invars = [Var(a) for a in avals]
+  outvars = [Var(a) for a in out_avals]
+  jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params)])
+  return compile_jaxpr(ClosedJaxpr(jaxpr, []), device, prim.name, committed)

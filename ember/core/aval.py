@@ -1,0 +1,136 @@
+"""Abstract values: what a tracer knows about an array (shape, dtype, weak type).
+
+``ShapedArray`` instances are interned, so the hot paths (jit's cache key, abstract evaluation
+caches) hash and compare them by identity in the common case.
+
+Example:
+    >>> import numpy as np
+    >>> ShapedArray((3, 4), np.dtype("float32"))
+    ShapedArray(float32[3,4])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ShapedArray", "short_dtype_name"]
+
+_SHORT = {
+    "bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "bfloat16": "bf16", "float16": "f16", "float32": "f32", "float64": "f64",
+    "complex64": "c64", "complex128": "c128",
+}
+
+
+def short_dtype_name(dtype) -> str:
+  """The name a jaxpr prints for ``dtype``: ``f32``, ``i32``, ``bool``..."""
+  name = np.dtype(dtype).name
+  if name.startswith("void") or np.dtype(dtype).names == ("float0",):
+    return "float0"
+  return _SHORT.get(name, name)
+
+
+_interned: dict[tuple, "ShapedArray"] = {}
+_INTERN_LIMIT = 200_000
+
+
+class ShapedArray:
+  """The abstract value of an array: its shape, dtype and whether its type is weak."""
+  __slots__ = ("shape", "dtype", "weak_type", "_key", "_hash", "__weakref__")
+  array_abstraction_level = 1
+
+  def __new__(cls, shape, dtype, weak_type: bool = False):
+    key = (shape, dtype, weak_type)
+    try:
+      return _interned[key]
+    except (KeyError, TypeError):
+      pass
+    shape = tuple(int(d) for d in shape)
+    dtype = np.dtype(dtype)
+    weak_type = bool(weak_type)
+    key2 = (shape, dtype, weak_type)
+    cached = _interned.get(key2)
+    if cached is not None:
+      return cached
+    self = object.__new__(cls)
+    self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+    self._key = key2
+    self._hash = hash(key2)
+    if len(_interned) >= _INTERN_LIMIT:
+      _interned.clear()
+    _interned[key2] = self
+    try:
+      _interned[key] = self
+    except TypeError:
+      pass
+    return self
+
+  def __reduce__(self):
+    return (ShapedArray, self._key)
+
+  def __eq__(self, other):
+    return self is other or (type(other) is ShapedArray and self._key == other._key)
+
+  def __ne__(self, other):
+    return not self.__eq__(other)
+
+  def __hash__(self):
+    return self._hash
+
+  @property
+  def ndim(self) -> int:
+    return len(self.shape)
+
+  @property
+  def size(self) -> int:
+    return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+
+  def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+    return ShapedArray(self.shape if shape is None else shape,
+                       self.dtype if dtype is None else dtype,
+                       self.weak_type if weak_type is None else weak_type)
+
+  def strip_weak_type(self) -> "ShapedArray":
+    return self.update(weak_type=False) if self.weak_type else self
+
+  def str_short(self, short_dtypes: bool = True) -> str:
+    name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+    return f"{name}[{','.join(str(d) for d in self.shape)}]"
+
+  def __str__(self):
+    return self.str_short()
+
+  def __repr__(self):
+    weak = ", weak_type=True" if self.weak_type else ""
+    return f"ShapedArray({self.str_short(short_dtypes=False)}{weak})"
+
+
+class ShapeDtypeStruct:
+  """A shape, a dtype (and optionally a sharding): an abstract stand-in for an array.
+
+  Example:
+      >>> import numpy as np
+      >>> ShapeDtypeStruct((2, 3), np.float32)
+      ShapeDtypeStruct(shape=(2, 3), dtype=float32)
+  """
+  __slots__ = ("shape", "dtype", "sharding", "weak_type")
+
+  def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False):
+    self.shape = tuple(int(d) for d in shape)
+    self.dtype = np.dtype(dtype)
+    self.sharding = sharding
+    self.weak_type = weak_type
+
+  ndim = property(lambda self: len(self.shape))
+  size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+  def __eq__(self, other):
+    return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) == \
+        (other.shape, other.dtype, other.weak_type)
+
+  def __hash__(self):
+    return hash((self.shape, self.dtype, self.weak_type))
+
+  def __repr__(self):
+    weak = ", weak_type=True" if self.weak_type else ""
+    return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"

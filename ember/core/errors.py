@@ -1,0 +1,87 @@
+"""The error types ember raises where JAX raises them (``ember.errors`` re-exports these)."""
+from __future__ import annotations
+
+__all__ = [
+    "JAXTypeError", "JAXIndexError", "ConcretizationTypeError", "TracerBoolConversionError",
+    "TracerIntegerConversionError", "TracerArrayConversionError", "NonConcreteBooleanIndexError",
+    "UnexpectedTracerError", "KeyReuseError",
+]
+
+_DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
+
+
+class JAXTypeError(TypeError):
+  pass
+
+
+class JAXIndexError(IndexError):
+  pass
+
+
+class _WithDocs:
+  def __init__(self, message: str):
+    super().__init__(f"{message}\nSee {_DOCS}{type(self).__name__}")
+
+
+class ConcretizationTypeError(_WithDocs, JAXTypeError):
+  """A traced value was used where Python needs a concrete one."""
+
+  def __init__(self, tracer, context: str = ""):
+    aval = getattr(tracer, "aval", None)
+    what = f"traced array with shape {aval}" if aval is not None else str(tracer)
+    msg = f"Abstract tracer value encountered where concrete value is expected: {what}\n"
+    if context:
+      msg += context + "\n"
+    msg += _origin(tracer)
+    super().__init__(msg)
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+  """``bool()`` of a traced array, e.g. ``-x if neg else x`` inside jit."""
+
+  def __init__(self, tracer):
+    msg = f"Attempted boolean conversion of traced array with shape {tracer.aval}.\n"
+    msg += _origin(tracer)
+    _WithDocs.__init__(self, msg)
+
+
+class TracerIntegerConversionError(_WithDocs, JAXTypeError):
+  """``int()`` or ``__index__`` of a traced array."""
+
+  def __init__(self, tracer):
+    msg = (f"The __index__() method was called on traced array with shape {tracer.aval}.\n"
+           + _origin(tracer))
+    super().__init__(msg)
+
+
+class TracerArrayConversionError(_WithDocs, JAXTypeError):
+  """``np.asarray`` of a traced array."""
+
+  def __init__(self, tracer):
+    msg = ("The numpy.ndarray conversion method __array__() was called on traced array with "
+           f"shape {tracer.aval}\n" + _origin(tracer))
+    super().__init__(msg)
+
+
+class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
+  """A boolean mask index whose values are not known while tracing."""
+
+  def __init__(self, tracer):
+    super().__init__(
+        f"Array boolean indices must be concrete; got {tracer.aval}\n")
+
+
+class UnexpectedTracerError(_WithDocs, Exception):
+  """A tracer escaped the transform that created it."""
+
+  def __init__(self, message: str):
+    super().__init__(message)
+
+
+class KeyReuseError(RuntimeError):
+  pass
+
+
+def _origin(tracer) -> str:
+  explain = getattr(tracer, "_origin_msg", None)
+  return explain() if explain is not None else ""

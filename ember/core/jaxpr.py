@@ -1,0 +1,241 @@
+"""The IR: a Jaxpr is a typed, first-order program of primitive applications.
+
+    { lambda c1:f32[3]; a:f32[3] b:f32[]. let d:f32[3] = mul a b; e:f32[3] = add d c1 in (e,) }
+
+``constvars`` are bound to ``ClosedJaxpr.consts``; ``invars`` are the arguments; each equation
+applies one primitive to variables or literals and binds its results to fresh variables.
+Printing follows JAX's format (names a, b, ..., z, ba, bb...; literals as ``1.0:f32[]``).
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ember.core.aval import ShapedArray
+from ember.core import pretty as pp
+
+__all__ = ["Var", "DropVar", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "pp_jaxpr"]
+
+
+class Var:
+  __slots__ = ("aval", "__weakref__")
+
+  def __init__(self, aval: ShapedArray):
+    self.aval = aval
+
+  def __repr__(self):
+    return f"Var({self.aval})"
+
+
+class DropVar(Var):
+  """An output binder whose value nobody reads (printed ``_``)."""
+  __slots__ = ()
+
+
+class Literal:
+  """A scalar constant written inline in an equation (``1.0:f32[]``)."""
+  __slots__ = ("val", "aval")
+
+  def __init__(self, val, aval: ShapedArray):
+    self.val = val
+    self.aval = aval
+
+  def __repr__(self):
+    return f"Literal({self.val!r})"
+
+
+class SourceInfo(NamedTuple):
+  file: str
+  line: int
+  function: str
+
+
+class JaxprEqn:
+  __slots__ = ("primitive", "invars", "outvars", "params", "source_info")
+
+  def __init__(self, primitive, invars, outvars, params, source_info=None):
+    self.primitive = primitive
+    self.invars = invars
+    self.outvars = outvars
+    self.params = params
+    self.source_info = source_info
+
+  def __repr__(self):
+    return pp.format_doc(_pp_eqn(self, _Names()))
+
+
+class Jaxpr:
+  __slots__ = ("constvars", "invars", "outvars", "eqns", "effects", "debug_info")
+
+  def __init__(self, constvars, invars, outvars, eqns, effects=(), debug_info=None):
+    self.constvars = list(constvars)
+    self.invars = list(invars)
+    self.outvars = list(outvars)
+    self.eqns = list(eqns)
+    self.effects = effects
+    self.debug_info = debug_info
+
+  @property
+  def in_avals(self):
+    return [v.aval for v in self.invars]
+
+  @property
+  def out_avals(self):
+    return [v.aval for v in self.outvars]
+
+  def pretty_print(self, width: int = 80) -> str:
+    return pp.format_doc(_pp_jaxpr(self, _Names()), width)
+
+  def __str__(self):
+    return self.pretty_print()
+
+  __repr__ = __str__
+
+
+class ClosedJaxpr:
+  """A Jaxpr with values for its constvars."""
+  __slots__ = ("jaxpr", "consts", "__weakref__")
+
+  def __init__(self, jaxpr: Jaxpr, consts):
+    assert len(jaxpr.constvars) == len(consts)
+    self.jaxpr = jaxpr
+    self.consts = list(consts)
+
+  in_avals = property(lambda self: self.jaxpr.in_avals)
+  out_avals = property(lambda self: self.jaxpr.out_avals)
+  eqns = property(lambda self: self.jaxpr.eqns)
+
+  def pretty_print(self, width: int = 80) -> str:
+    return self.jaxpr.pretty_print(width)
+
+  def __str__(self):
+    return self.pretty_print()
+
+  __repr__ = __str__
+
+
+# --- printing ---------------------------------------------------------------------------------
+
+class _Names:
+  """Assigns a, b, ..., z, ba, bb, ... to variables in order of first appearance."""
+
+  def __init__(self):
+    self.names: dict[int, str] = {}
+    self.keep: list[Any] = []
+    self.count = 0
+
+  def __call__(self, v) -> str:
+    if isinstance(v, DropVar):
+      return "_"
+    key = id(v)
+    name = self.names.get(key)
+    if name is None:
+      name = self.names[key] = _alphabetic(self.count)
+      self.count += 1
+      self.keep.append(v)
+    return name
+
+  def alias(self, v, name: str) -> None:
+    if id(v) not in self.names and not isinstance(v, DropVar):
+      self.names[id(v)] = name
+      self.keep.append(v)
+
+
+def _alphabetic(n: int) -> str:
+  s = ""
+  while not s or n:
+    n, i = divmod(n, 26)
+    s = chr(97 + i) + s
+  return s
+
+
+def pp_literal(lit: Literal) -> str:
+  val = lit.val
+  if isinstance(val, np.ndarray):
+    val = val.item() if val.shape == () else val
+  if isinstance(val, (bool, np.bool_)):
+    s = "True" if val else "False"
+  elif isinstance(val, (float, np.floating)):
+    s = repr(float(val))
+  elif isinstance(val, (complex, np.complexfloating)):
+    s = repr(complex(val))
+  elif isinstance(val, (int, np.integer)):
+    s = str(int(val))
+  else:
+    s = str(val)
+  return f"{s}:{lit.aval.str_short()}"
+
+
+def _pp_atom(x, names: _Names) -> str:
+  return pp_literal(x) if isinstance(x, Literal) else names(x)
+
+
+def _pp_binder(v, names: _Names) -> str:
+  return f"{names(v)}:{v.aval.str_short()}"
+
+
+def pp_param_value(value, names: _Names):
+  if isinstance(value, (ClosedJaxpr, Jaxpr)):
+    jaxpr = value.jaxpr if isinstance(value, ClosedJaxpr) else value
+    return _pp_jaxpr(jaxpr, names)
+  if isinstance(value, np.dtype):
+    return pp.text(value.name)
+  if isinstance(value, type) and issubclass(value, np.generic):
+    return pp.text(np.dtype(value).name)
+  if isinstance(value, enum.Enum):
+    return pp.text(f"{type(value).__name__}.{value.name}")
+  if isinstance(value, tuple) and value and all(isinstance(v, (ClosedJaxpr, Jaxpr)) for v in value):
+    return pp.concat(pp.text("("), pp.join(pp.text(" "), [pp_param_value(v, names) for v in value]),
+                     pp.text(")"))
+  if callable(value) and hasattr(value, "__name__"):
+    return pp.text(value.__name__)
+  return pp.text(str(value))
+
+
+def _pp_params(params: dict, names: _Names):
+  if not params:
+    return pp.text("")
+  items = [pp.concat(pp.text(f"{k}="), pp_param_value(v, names)) for k, v in params.items()]
+  return pp.group(pp.concat(
+      pp.text("["), pp.nest(2, pp.concat(pp.brk(""), pp.join(pp.brk(), items))),
+      pp.brk(""), pp.text("]")))
+
+
+def _pp_eqn(eqn: JaxprEqn, names: _Names):
+  prim = eqn.primitive
+  pp_params = getattr(prim, "pp_params", None)
+  params = pp_params(eqn.params) if pp_params else dict(sorted(eqn.params.items()))
+  sub = params.get("jaxpr")
+  if isinstance(sub, (ClosedJaxpr, Jaxpr)):
+    inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
+    if len(inner.invars) == len(eqn.invars):
+      for iv, ov in zip(inner.invars, eqn.invars):
+        if isinstance(ov, Var):
+          names.alias(iv, names(ov))
+    if len(inner.outvars) == len(eqn.outvars):
+      for iv, ov in zip(inner.outvars, eqn.outvars):
+        if isinstance(iv, Var) and iv not in inner.invars:
+          names.alias(iv, names(ov))
+  ins = [_pp_atom(x, names) for x in eqn.invars]
+  lhs = " ".join(_pp_binder(v, names) for v in eqn.outvars)
+  rhs = [pp.text(prim.name), _pp_params(params, names)]
+  rhs.append(pp.text(" " + " ".join(ins)))
+  return pp.concat(pp.text(lhs + " = "), *rhs)
+
+
+def _pp_jaxpr(jaxpr: Jaxpr, names: _Names):
+  consts = " ".join(_pp_binder(v, names) for v in jaxpr.constvars)
+  args = " ".join(_pp_binder(v, names) for v in jaxpr.invars)
+  head = pp.text(f"{{ lambda {consts}; {args}. let")
+  eqns = pp.concat(pp.brk(), pp.join(pp.brk("; "), [_pp_eqn(e, names) for e in jaxpr.eqns]))
+  outs = ", ".join(_pp_atom(v, names) for v in jaxpr.outvars)
+  outs = f"({outs},)" if len(jaxpr.outvars) == 1 else f"({outs})"
+  return pp.group(pp.concat(head, pp.nest(4, eqns),
+                            pp.nest(2, pp.concat(pp.brk(), pp.text(f"in {outs}"))),
+                            pp.text(" }")))
+
+
+def pp_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
+  return jaxpr.pretty_print(width)

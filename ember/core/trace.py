@@ -1,0 +1,296 @@
+"""Traces, tracers and primitives: the heart of every transform.
+
+ember's core is "stackless": the current trace is context state. ``Primitive.bind`` hands the
+primitive to the current trace; a transform's trace unpacks the operands that are its own tracers
+(identity of the trace object is the tag, so nested transforms never confuse each other's values),
+treats everything else as a constant, applies the primitive's rule for that transform with its
+parent trace installed, and wraps the results in its own tracers. ``EvalTrace`` sits at the
+bottom and runs primitives on XLA.
+
+Example:
+    >>> from ember.core.trace import current_trace
+    >>> type(current_trace()).__name__
+    'EvalTrace'
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Callable
+
+import numpy as np
+
+from ember.core.aval import ShapedArray
+from ember.core import errors
+
+__all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
+           "get_aval", "register_aval_handler", "is_concrete", "concrete_value"]
+
+_RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch")
+_TRANSFORM_NAMES = {"abstract_eval": "abstract evaluation", "impl": "eager evaluation",
+                    "lower": "lowering to StableHLO", "jvp": "jvp (forward-mode autodiff)",
+                    "transpose": "transposition (reverse-mode autodiff)",
+                    "batch": "vmap (batching)"}
+
+
+class Primitive:
+  """A named operation with its rules side by side.
+
+  Rules: ``abstract_eval(*avals, **params) -> aval | list[aval]``, ``impl`` (eager),
+  ``lower(ctx, *operands, **params)``, ``jvp``, ``transpose``, ``batch``. A missing rule raises
+  ``NotImplementedError`` naming the primitive and the transform.
+  """
+  multiple_results = False
+
+  def __init__(self, name: str, *, multiple_results: bool = False):
+    self.name = name
+    self.multiple_results = multiple_results
+    self._abstract_cache: dict = {}
+    for kind in _RULE_KINDS:
+      setattr(self, kind, None)
+    self.unsupported: dict[str, str] = {}
+
+  def __repr__(self):
+    return self.name
+
+  def def_rules(self, **rules: Callable) -> "Primitive":
+    for kind, rule in rules.items():
+      if kind not in _RULE_KINDS:
+        raise TypeError(f"unknown rule kind {kind!r} for primitive {self.name}")
+      setattr(self, kind, rule)
+    return self
+
+  def def_unsupported(self, kind: str, reason: str) -> None:
+    """Declare that this primitive has no ``kind`` rule, and why."""
+    self.unsupported[kind] = reason
+
+  def rule(self, kind: str) -> Callable:
+    rule = getattr(self, kind)
+    if rule is None:
+      reason = self.unsupported.get(kind, "it has not been implemented yet")
+      raise NotImplementedError(
+          f"Primitive '{self.name}' has no rule for {_TRANSFORM_NAMES.get(kind, kind)}: {reason}.")
+    return rule
+
+  def bind(self, *args, **params):
+    return _state.trace.process_primitive(self, args, params)
+
+  def abstract(self, avals: tuple, params: dict):
+    """Output aval(s) for input avals, cached on (avals, params)."""
+    try:
+      key = (avals, tuple(params.items()))
+      return self._abstract_cache[key]
+    except KeyError:
+      pass
+    except TypeError:
+      key = None
+    out = self.rule("abstract_eval")(*avals, **params)
+    if self.multiple_results:
+      out = tuple(out)
+    if key is not None:
+      if len(self._abstract_cache) > 4096:
+        self._abstract_cache.clear()
+      self._abstract_cache[key] = out
+    return out
+
+
+class Trace:
+  """A transform's interpreter. Subclasses define ``process_primitive``."""
+  __slots__ = ("parent", "__weakref__")
+
+  def __init__(self, parent: "Trace | None" = None):
+    self.parent = parent
+
+  def process_primitive(self, prim: Primitive, args: tuple, params: dict):
+    raise NotImplementedError
+
+  def __repr__(self):
+    return type(self).__name__
+
+
+class _TraceState(threading.local):
+  def __init__(self):
+    self.trace = EVAL_TRACE
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace):
+  prev = _state.trace
+  _state.trace = trace
+  try:
+    yield trace
+  finally:
+    _state.trace = prev
+
+
+def current_trace() -> Trace:
+  return _state.trace
+
+
+class Tracer:
+  """A stand-in for an array while a transform runs. Subclasses carry their payload."""
+  __slots__ = ("_trace",)
+  __array_priority__ = 1000
+
+  aval: ShapedArray  # subclasses provide it
+
+  @property
+  def shape(self):
+    return self.aval.shape
+
+  @property
+  def dtype(self):
+    return self.aval.dtype
+
+  @property
+  def ndim(self):
+    return len(self.aval.shape)
+
+  @property
+  def size(self):
+    return self.aval.size
+
+  @property
+  def weak_type(self):
+    return self.aval.weak_type
+
+  def to_concrete_value(self):
+    """The concrete value behind this tracer, or None when it is only known abstractly."""
+    return None
+
+  def _origin_msg(self) -> str:
+    return ""
+
+  def __bool__(self):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.TracerBoolConversionError(self)
+    return bool(v)
+
+  def __int__(self):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.ConcretizationTypeError(
+          self, "The problem arose with the `int` function. If trying to convert the data type "
+          "of a value, try using `x.astype(int)` or `jnp.array(x, int)` instead.")
+    return int(v)
+
+  def __float__(self):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.ConcretizationTypeError(
+          self, "The problem arose with the `float` function. If trying to convert the data "
+          "type of a value, try using `x.astype(float)` or `jnp.array(x, float)` instead.")
+    return float(v)
+
+  def __complex__(self):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.ConcretizationTypeError(self, "The problem arose with the `complex` function.")
+    return complex(v)
+
+  def __index__(self):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.TracerIntegerConversionError(self)
+    return int(v)
+
+  def __array__(self, dtype=None, copy=None):
+    v = self.to_concrete_value()
+    if v is None:
+      raise errors.TracerArrayConversionError(self)
+    return np.asarray(v, dtype=dtype)
+
+  def __len__(self):
+    if not self.aval.shape:
+      raise TypeError("len() of unsized object")
+    return self.aval.shape[0]
+
+  def __iter__(self):
+    if not self.aval.shape:
+      raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.aval.shape[0]))
+
+  def __hash__(self):
+    raise TypeError(f"unhashable type: {type(self).__name__}")
+
+  def __setitem__(self, idx, value):
+    raise TypeError(
+        f"'{type(self).__name__}' object does not support item assignment. JAX arrays are "
+        "immutable. Instead of ``x[idx] = y``, use ``x = x.at[idx].set(y)`` or another .at[] "
+        "method: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html")
+
+  def __repr__(self):
+    return f"Traced<{self.aval!r}>with<{self._trace!r}>"
+
+  __str__ = __repr__
+
+  def __format__(self, spec):
+    return repr(self)
+
+
+# --- abstract values of concrete Python and NumPy values -------------------------------------
+
+_aval_handlers: dict[type, Callable[[Any], ShapedArray]] = {}
+
+
+def register_aval_handler(t: type, handler: Callable[[Any], ShapedArray]) -> None:
+  _aval_handlers[t] = handler
+
+
+def get_aval(x) -> ShapedArray:
+  """The abstract value of a tracer, an ember array, a NumPy value or a Python scalar."""
+  handler = _aval_handlers.get(type(x))
+  if handler is not None:
+    return handler(x)
+  if isinstance(x, Tracer):
+    return x.aval
+  for t, h in _aval_handlers.items():
+    if isinstance(x, t):
+      return h(x)
+  raise TypeError(
+      f"Value {x!r} with type {type(x).__name__} is not a valid JAX type: expected an array, a "
+      "NumPy value or a Python scalar (bool, int, float, complex).")
+
+
+def is_concrete(x) -> bool:
+  return not isinstance(x, Tracer) or x.to_concrete_value() is not None
+
+
+def concrete_value(x):
+  """The concrete value of ``x`` (a Python/NumPy/ember value) or None for abstract tracers."""
+  if isinstance(x, Tracer):
+    return x.to_concrete_value()
+  return x
+
+
+# --- the bottom of every stack: eager evaluation ----------------------------------------------
+
+class EvalTrace(Trace):
+  """Applies primitives to concrete values, running each on XLA."""
+  __slots__ = ()
+
+  def process_primitive(self, prim: Primitive, args: tuple, params: dict):
+    impl = prim.impl
+    if impl is None:
+      return _default_impl[0](prim, *args, **params)
+    return impl(*args, **params)
+
+  def __repr__(self):
+    return "EvalTrace"
+
+
+def _no_default_impl(prim, *args, **params):
+  return prim.rule("impl")(*args, **params)
+
+
+_default_impl = [_no_default_impl]
+
+
+def set_default_impl(fn: Callable) -> None:
+  """Install how primitives without an ``impl`` rule run eagerly (the backend does this)."""
+  _default_impl[0] = fn
+
+
+EVAL_TRACE = EvalTrace()
+_state = _TraceState()

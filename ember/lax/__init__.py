@@ -1,0 +1,5 @@
+"""ember.lax: the primitive operations, strict about types, mirroring ``jax.lax``."""
+from ember.lax.elementwise import *  # noqa: F401,F403
+from ember.lax.elementwise import _convert_element_type  # noqa: F401
+from ember.lax.structural import *  # noqa: F401,F403
+from ember.lax.reductions import *  # noqa: F401,F403

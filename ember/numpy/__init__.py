@@ -1,0 +1,10 @@
+"""ember.numpy: NumPy's API on ember arrays, with JAX's dtype rules (mirrors ``jax.numpy``)."""
+from ember.numpy.creation import *  # noqa: F401,F403
+from ember.numpy.ufuncs import *  # noqa: F401,F403
+from ember.numpy.reductions import *  # noqa: F401,F403
+from ember.numpy.shape_ops import *  # noqa: F401,F403
+from ember.numpy.linear import *  # noqa: F401,F403
+from ember.numpy.sorting import *  # noqa: F401,F403
+from ember.numpy.misc import *  # noqa: F401,F403
+from ember.numpy.indexing import *  # noqa: F401,F403
+from ember.numpy import array_methods as _array_methods  # noqa: F401  (installs x.sum(), x + y...)

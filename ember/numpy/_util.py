@@ -1,0 +1,124 @@
+"""Shared helpers of ember.numpy: argument checks, NumPy-style dtype promotion and
+rank/shape broadcasting onto lax's strict primitives."""
+from __future__ import annotations
+
+import numpy as np
+
+from ember import dtypes
+from ember import lax
+from ember.backend.array import ArrayImpl
+from ember.core.trace import Tracer
+
+__all__ = ["check_arraylike", "is_arraylike", "promote_dtypes", "promote_dtypes_inexact",
+           "promote_dtypes_numeric", "promote_dtypes_complex", "promote_shapes",
+           "promote_args", "promote_args_inexact", "promote_args_numeric", "ensure_array",
+           "canonicalize_axis", "broadcast_shapes"]
+
+_SCALARS = (bool, int, float, complex)
+
+
+def is_arraylike(x) -> bool:
+  return isinstance(x, (ArrayImpl, Tracer, np.ndarray, np.generic) + _SCALARS) or \
+      hasattr(x, "__jax_array__")
+
+
+def check_arraylike(fun_name: str, *args) -> None:
+  for i, a in enumerate(args):
+    if not is_arraylike(a):
+      raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at "
+                      f"position {i}.")
+
+
+def ensure_array(x):
+  """``x`` if it is an ember array or tracer, else ``x`` placed on the device (keeping weak types)."""
+  if isinstance(x, (ArrayImpl, Tracer)):
+    return x
+  if hasattr(x, "__jax_array__"):
+    return x.__jax_array__()
+  from ember.backend.array import abstractify, to_buffer
+  from ember.backend.client import default_device
+  aval = abstractify(x)
+  return to_buffer(x, aval, default_device())
+
+
+def _convert(x, dt, weak: bool):
+  if dtypes.dtype(x, canonicalize=True) == dt and dtypes.is_weakly_typed(x) == weak:
+    return x
+  return lax._convert_element_type(x, dt, weak)
+
+
+def promote_dtypes(*args):
+  """Convert ``args`` to their common JAX result type (weak if every operand is weak)."""
+  if len(args) < 2:
+    return list(args)
+  dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+  return [_convert(x, dt, weak) for x in args]
+
+
+def promote_dtypes_inexact(*args):
+  dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+  dt = dtypes.to_inexact_dtype(dt)
+  return [_convert(x, dt, weak) for x in args]
+
+
+def promote_dtypes_numeric(*args):
+  dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+  if dt == np.bool_:
+    dt = dtypes.default_int_dtype()
+  return [_convert(x, dt, weak) for x in args]
+
+
+def promote_dtypes_complex(*args):
+  dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+  dt = dtypes.to_complex_dtype(dt)
+  return [_convert(x, dt, weak) for x in args]
+
+
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+  """NumPy broadcasting of shapes, with JAX's error message."""
+  try:
+    return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes]))
+  except ValueError:
+    raise ValueError(f"Incompatible shapes for broadcasting: shapes={[tuple(s) for s in shapes]}"
+                     ) from None
+
+
+def promote_shapes(fun_name: str, *args):
+  """Rank-promote ``args`` (adding leading size-1 dims) so lax ops can broadcast them."""
+  if len(args) < 2:
+    return list(args)
+  shapes = [np.shape(x) for x in args]
+  nd = max(len(s) for s in shapes)
+  if all(len(s) in (0, nd) for s in shapes):
+    if len({s for s in shapes if s}) > 1:
+      broadcast_shapes(*shapes)  # raises with NumPy's rule if incompatible
+    return list(args)
+  broadcast_shapes(*shapes)
+  return [x if len(s) in (0, nd) else
+          lax.broadcast_in_dim(x, (1,) * (nd - len(s)) + tuple(s),
+                               tuple(range(nd - len(s), nd)))
+          for x, s in zip(args, shapes)]
+
+
+def promote_args(fun_name: str, *args):
+  check_arraylike(fun_name, *args)
+  return promote_shapes(fun_name, *promote_dtypes(*args))
+
+
+def promote_args_inexact(fun_name: str, *args):
+  check_arraylike(fun_name, *args)
+  return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
+
+
+def promote_args_numeric(fun_name: str, *args):
+  check_arraylike(fun_name, *args)
+  return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
+
+
+def canonicalize_axis(axis, ndim: int) -> int:
+  """``axis`` in ``[0, ndim)``; negative axes count from the end (NumPy's AxisError otherwise)."""
+  import operator
+  axis = operator.index(axis)
+  if not -ndim <= axis < ndim:
+    raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+  return axis % ndim if ndim else axis

@@ -1,0 +1,396 @@
+"""jit: stage a function out to a Jaxpr, compile it with XLA, and cache the executable.
+
+Under another transform a jitted function is one ``jit`` primitive whose parameter is the traced
+Jaxpr, so ``grad(jit(f))``, ``vmap(jit(f))`` and ``jit(jit(f))`` compose through that
+primitive's rules. Called eagerly, a cached call does one flatten, one cache lookup keyed on the
+tree structure and the leaves' interned avals, and one ``execute_sharded``.
+
+Example:
+    >>> import ember, ember.numpy as jnp
+    >>> f = ember.jit(lambda x: jnp.sin(jnp.cos(x)) * jnp.tanh(x))
+    >>> f(jnp.zeros(2))
+    Array([0., 0.], dtype=float32)
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import weakref
+from typing import Any, Callable, Sequence
+
+import optree
+
+from ember import pytree
+from ember.config import config
+from ember.core import trace as core
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.backend import client as backend_client
+from ember.backend import lowering
+from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
+from ember.backend.compile import Executable, LRUCache, compile_jaxpr
+from ember.transforms.staging import DebugInfo, arg_names, trace_to_jaxpr, abstract_leaf
+
+__all__ = ["jit", "jit_p", "Lowered", "Compiled", "Traced"]
+
+_state = core._state
+_EVAL = core.EVAL_TRACE
+_NS = pytree.NAMESPACE
+
+
+# --- the call primitive ---------------------------------------------------------------------
+
+jit_p = core.Primitive("jit", multiple_results=True)
+
+
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str):
+  return jaxpr.out_avals
+
+
+_jit_executables = LRUCache(2048)
+
+
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+  avals = [x.aval if type(x) is ArrayImpl else abstractify(x) for x in args]
+  device = committed_device(args, f"jit of {name}")
+  committed = device is not None
+  if device is None:
+    device = backend_client.default_device()
+  key = (jaxpr, device, committed)
+  exe = _jit_executables.get(key)
+  if exe is None:
+    exe = compile_jaxpr(jaxpr, device, f"jit_{name}", committed)
+    _jit_executables[key] = exe
+  return exe.run([to_buffer(x, a, device) for x, a in zip(args, avals)])
+
+
+def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str):
+  consts = [ctx.constant(c, v.aval) for c, v in zip(jaxpr.consts, jaxpr.jaxpr.constvars)]
+  return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, consts, list(args))
+
+
+jit_p.def_rules(abstract_eval=_jit_abstract_eval, impl=_jit_impl, lower=_jit_lower)
+jit_p.pp_params = lambda params: {"name": params["name"], "jaxpr": params["jaxpr"]}
+
+
+def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+  """Turn a closed jaxpr's constvars into leading invars; return it and the const values."""
+  if not closed.consts:
+    return closed, []
+  j = closed.jaxpr
+  hoisted = Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns, j.effects, j.debug_info)
+  return ClosedJaxpr(hoisted, []), list(closed.consts)
+
+
+# --- jit --------------------------------------------------------------------------------------
+
+class _Entry:
+  """One traced signature of a jitted function: its jaxpr, output tree and executables."""
+  __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed")
+
+  def __init__(self, closed: ClosedJaxpr, out_tree):
+    self.closed = closed
+    self.jaxpr, self.consts = hoist_consts(closed)
+    self.out_tree = out_tree
+    self.executables: dict = {}
+
+  def executable(self, device, committed: bool, name: str) -> Executable:
+    key = (device, committed)
+    exe = self.executables.get(key)
+    if exe is None:
+      exe = self.executables[key] = compile_jaxpr(self.closed, device, f"jit_{name}", committed)
+    return exe
+
+
+def _normalize_argnums(argnums, n_params) -> tuple[int, ...]:
+  if argnums is None:
+    return ()
+  if isinstance(argnums, int):
+    argnums = (argnums,)
+  return tuple(sorted(a if a >= 0 or n_params is None else a + n_params for a in argnums))
+
+
+def _static_key(value, where: str):
+  try:
+    hash(value)
+  except TypeError as e:
+    raise ValueError(
+        f"Non-hashable static arguments are not supported. An error occurred while trying to "
+        f"hash an object of type {type(value)}, {value!r}, passed as {where}. The error was:\n"
+        f"TypeError: {e}\nMake it hashable (e.g. a tuple instead of a list) or pass it as a "
+        "traced (non-static) argument.") from None
+  return value
+
+
+class JitWrapped:
+  """The result of ``ember.jit(fun)``: call it, or ``.lower(...)``/``.trace(...)`` it."""
+
+  def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
+               donate_argnums=None, donate_argnames=None, keep_unused=False, device=None,
+               backend=None, inline=False, in_shardings=None, out_shardings=None,
+               abstracted_axes=None, compiler_options=None):
+    if not callable(fun):
+      raise TypeError(f"jit requires a callable as its first argument, got {fun!r} of type "
+                      f"{type(fun).__name__}.")
+    functools.update_wrapper(self, fun)
+    self._fun = fun
+    try:
+      sig = inspect.signature(fun)
+      params = list(sig.parameters.values())
+    except (TypeError, ValueError):
+      sig, params = None, []
+    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) \
+        if sig else None
+    if isinstance(static_argnames, str):
+      static_argnames = (static_argnames,)
+    static_argnames = tuple(static_argnames or ())
+    self._static_argnums = _normalize_argnums(static_argnums, n_pos)
+    # JAX infers the positions of static argnames and the names of static argnums.
+    pos_names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    extra_nums = tuple(i for i, n in enumerate(pos_names) if n in static_argnames)
+    extra_names = tuple(pos_names[i] for i in self._static_argnums if i < len(pos_names))
+    self._static_argnums = tuple(sorted(set(self._static_argnums + extra_nums)))
+    self._static_argnames = tuple(sorted(set(static_argnames + extra_names)))
+    self._pos_names = pos_names
+    self._device = device
+    self._donate_argnums = donate_argnums
+    self._cache = LRUCache(256)
+    self._simple = not self._static_argnums and not self._static_argnames and device is None
+    self.__wrapped__ = fun
+
+  def __get__(self, obj, objtype=None):
+    if obj is None:
+      return self
+    return functools.partial(self, obj)
+
+  def __repr__(self):
+    return f"<ember.jit of {getattr(self._fun, '__qualname__', self._fun)!r}>"
+
+  # --- calling ---
+
+  def __call__(self, *args, **kwargs):
+    if config.jax_disable_jit:
+      return self._fun(*args, **kwargs)
+    if self._simple and not kwargs and _state.trace is _EVAL:
+      leaves, in_tree = optree.tree_flatten(args, none_is_leaf=False, namespace=_NS)
+      try:
+        avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in leaves])
+      except TypeError:
+        avals = None
+      if avals is not None:
+        key = (in_tree, avals, config.jax_enable_x64)
+        entry = self._cache.get(key)
+        if entry is None:
+          entry = self._trace_entry(args, kwargs, in_tree, avals, key)
+        return self._run(entry, leaves, avals)
+    return self._call_general(args, kwargs)
+
+  def _run(self, entry: _Entry, leaves, avals):
+    device = committed_device(leaves, f"jit of {self.__name__}") \
+        if leaves else None
+    committed = device is not None
+    if device is None:
+      device = self._device or backend_client.default_device()
+      committed = self._device is not None
+    exe = entry.executable(device, committed, self.__name__)
+    if committed:
+      bufs = [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
+    else:
+      bufs = [x if type(x) is ArrayImpl else to_buffer(x, a, device)
+              for x, a in zip(leaves, avals)]
+    outs = exe.run(bufs)
+    return optree.tree_unflatten(entry.out_tree, outs)
+
+  def _split(self, args, kwargs):
+    """Separate static from dynamic arguments; return (dyn_args, dyn_kwargs, static_key)."""
+    statics = []
+    dyn_args = []
+    for i, a in enumerate(args):
+      if i in self._static_argnums:
+        statics.append((i, _static_key(a, f"static argument {i}")))
+      else:
+        dyn_args.append(a)
+    dyn_kwargs = {}
+    for k, v in kwargs.items():
+      if k in self._static_argnames:
+        statics.append((k, _static_key(v, f"static argument {k!r}")))
+      else:
+        dyn_kwargs[k] = v
+    for i in self._static_argnums:
+      if i >= len(args) and (i >= len(self._pos_names) or self._pos_names[i] not in kwargs):
+        raise ValueError(
+            f"jitted function {self.__name__} has static_argnums={self._static_argnums}, but "
+            f"was called with only {len(args)} positional arguments.")
+    return tuple(dyn_args), dyn_kwargs, tuple(statics)
+
+  def _flat_avals(self, leaves, args, kwargs, in_tree):
+    avals = []
+    for i, x in enumerate(leaves):
+      try:
+        avals.append(abstract_leaf(x))
+      except TypeError:
+        names = arg_names(self._fun, args, kwargs, self._static_argnums, self._static_argnames)
+        where = names[i] if i < len(names) else f"leaf {i}"
+        raise TypeError(
+            f"Error interpreting argument to {self._fun!r} as an abstract array. The "
+            f"problematic value is of type {type(x)} and was passed to the function at path "
+            f"{where}.\nThis typically means that a jit-wrapped function was called with a "
+            "non-array argument, and this argument was not marked as static using the "
+            "static_argnums or static_argnames parameters of jax.jit.") from None
+    return tuple(avals)
+
+  def _call_general(self, args, kwargs):
+    dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+    leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+    avals = self._flat_avals(leaves, args, kwargs, in_tree)
+    key = (in_tree, avals, statics, config.jax_enable_x64)
+    entry = self._cache.get(key)
+    if entry is None:
+      entry = self._trace_entry(args, kwargs, in_tree, avals, key, split=True)
+    if _state.trace is _EVAL and not any(isinstance(x, core.Tracer) for x in leaves):
+      return self._run(entry, leaves, avals)
+    outs = jit_p.bind(*entry.consts, *leaves, jaxpr=entry.jaxpr, name=self.__name__)
+    return pytree.unflatten(entry.out_tree, outs)
+
+  def _trace_entry(self, args, kwargs, in_tree, avals, key, split=False) -> _Entry:
+    out_tree_box = []
+    static_argnums, static_argnames = self._static_argnums, self._static_argnames
+
+    def flat_fun(*flat):
+      if split:
+        dargs, dkwargs = pytree.unflatten(in_tree, flat)
+        it = iter(dargs)
+        full = [a if i in static_argnums else next(it) for i, a in enumerate(args)]
+        full_kwargs = {k: (kwargs[k] if k in static_argnames else dkwargs[k]) for k in kwargs}
+      else:
+        full, full_kwargs = optree.tree_unflatten(in_tree, flat), {}
+      out = self._fun(*full, **full_kwargs)
+      out_leaves, out_tree = pytree.flatten(out)
+      out_tree_box.append(out_tree)
+      return out_leaves
+
+    debug = DebugInfo("jit", self._fun,
+                      lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
+    closed, _ = trace_to_jaxpr(flat_fun, avals, debug)
+    entry = _Entry(closed, out_tree_box[0])
+    self._cache[key] = entry
+    return entry
+
+  # --- ahead-of-time ---
+
+  def trace(self, *args, **kwargs) -> "Traced":
+    dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+    leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+    avals = self._flat_avals(leaves, args, kwargs, in_tree)
+    key = (in_tree, avals, statics, config.jax_enable_x64)
+    entry = self._cache.get(key) or self._trace_entry(args, kwargs, in_tree, avals, key,
+                                                      split=True)
+    return Traced(self, entry, in_tree)
+
+  def lower(self, *args, **kwargs) -> "Lowered":
+    return self.trace(*args, **kwargs).lower()
+
+  def eval_shape(self, *args, **kwargs):
+    return self.trace(*args, **kwargs).out_info
+
+  def clear_cache(self):
+    self._cache.clear()
+
+
+class Traced:
+  """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``."""
+
+  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree):
+    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
+
+  @property
+  def jaxpr(self) -> ClosedJaxpr:
+    return self._entry.closed
+
+  @property
+  def out_info(self):
+    from ember.core.aval import ShapeDtypeStruct
+    avals = self._entry.closed.out_avals
+    return pytree.unflatten(self._entry.out_tree,
+                            [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                             for a in avals])
+
+  def lower(self) -> "Lowered":
+    return Lowered(self._wrapped, self._entry, self._in_tree)
+
+
+class Lowered:
+  """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
+
+  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree):
+    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
+    self._text = lowering.module_text(entry.closed, f"jit_{wrapped.__name__}")
+
+  def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+    return self._text
+
+  def compiler_ir(self, dialect: str | None = None):
+    return lowering.parse_module(self._text)
+
+  @property
+  def in_tree(self):
+    return self._in_tree
+
+  @property
+  def out_info(self):
+    return Traced(self._wrapped, self._entry, self._in_tree).out_info
+
+  def compile(self, compiler_options=None) -> "Compiled":
+    device = self._wrapped._device or backend_client.default_device()
+    exe = self._entry.executable(device, self._wrapped._device is not None,
+                                 self._wrapped.__name__)
+    return Compiled(self._wrapped, self._entry, exe, self._in_tree)
+
+
+class Compiled:
+  """A compiled executable; calling it runs the program (arguments must match the lowering)."""
+
+  def __init__(self, wrapped, entry, exe: Executable, in_tree):
+    self._wrapped, self._entry, self._exe, self._in_tree = wrapped, entry, exe, in_tree
+
+  def as_text(self) -> str:
+    return self._exe.exe.hlo_modules()[0].to_string() if hasattr(self._exe.exe, "hlo_modules") \
+        else self._exe.text
+
+  def __call__(self, *args, **kwargs):
+    dyn_args, dyn_kwargs, _ = self._wrapped._split(args, kwargs)
+    leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+    if in_tree != self._in_tree:
+      raise TypeError(f"Compiled function called with a different argument structure: expected "
+                      f"{self._in_tree}, got {in_tree}.")
+    avals = tuple(abstractify(x) for x in leaves)
+    expected = tuple(self._exe.in_avals[len(self._entry.consts):])
+    if tuple(a.strip_weak_type() for a in avals) != tuple(a.strip_weak_type() for a in expected):
+      raise TypeError(f"Compiled function called with argument types {list(map(str, avals))}, "
+                      f"but it was compiled for {list(map(str, expected))}.")
+    bufs = [to_buffer(x, a, self._exe.device) for x, a in zip(leaves, expected)]
+    return pytree.unflatten(self._entry.out_tree, self._exe.run(bufs))
+
+
+def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
+        donate_argnums=None, donate_argnames=None, keep_unused=False, device=None, backend=None,
+        inline=False, in_shardings=None, out_shardings=None, abstracted_axes=None,
+        compiler_options=None):
+  """Compile ``fun`` with XLA; calls with the same argument types reuse the executable.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.jit
+      ... def f(x):
+      ...   return x * 2 + 1
+      >>> f(jnp.arange(3))
+      Array([1, 3, 5], dtype=int32)
+  """
+  kwargs = dict(static_argnums=static_argnums, static_argnames=static_argnames,
+                donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+                keep_unused=keep_unused, device=device, backend=backend, inline=inline,
+                in_shardings=in_shardings, out_shardings=out_shardings,
+                abstracted_axes=abstracted_axes, compiler_options=compiler_options)
+  if fun is None:
+    return lambda f: JitWrapped(f, **kwargs)
+  return JitWrapped(fun, **kwargs)

@@ -1,0 +1,308 @@
+"""Staging: tracing a Python function into a Jaxpr (the interpreter behind jit and make_jaxpr).
+
+A ``JaxprTracer`` carries only an aval and the variable it is bound to; ``DynamicJaxprTrace``
+records one equation per primitive application. Values that are not this trace's tracers become
+constants: Python and 0-d scalars inline as literals, arrays and other traces' tracers as
+constvars (so a jit inside another transform closes over that transform's tracers correctly).
+
+Example:
+    >>> import ember, ember.numpy as jnp
+    >>> print(ember.make_jaxpr(lambda x: jnp.sin(x) * 2.0)(1.0))
+    { lambda ; a:f32[]. let b:f32[] = sin a; c:f32[] = mul b 2.0:f32[] in (c,) }
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sys
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ember.core import trace as core
+from ember.core.aval import ShapedArray, ShapeDtypeStruct
+from ember.core.errors import UnexpectedTracerError
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, SourceInfo, Var
+from ember import pytree
+
+__all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "DebugInfo",
+           "arg_names"]
+
+_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_frame() -> SourceInfo | None:
+  """The innermost stack frame outside ember (where the user's code called us)."""
+  f = sys._getframe(2)
+  while f is not None and f.f_code.co_filename.startswith(_EMBER_DIR):
+    f = f.f_back
+  if f is None:
+    return None
+  return SourceInfo(f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+
+
+class DebugInfo:
+  """What error messages say about a traced function: its name, place and argument names."""
+  __slots__ = ("traced_for", "fun", "arg_names_fn", "_names")
+
+  def __init__(self, traced_for: str, fun: Callable | None,
+               arg_names_fn: Callable[[], list[str]] | None = None):
+    self.traced_for = traced_for
+    self.fun = fun
+    self.arg_names_fn = arg_names_fn
+    self._names = None
+
+  @property
+  def func_src(self) -> str:
+    fun = self.fun
+    name = getattr(fun, "__name__", type(fun).__name__)
+    try:
+      code = inspect.unwrap(fun).__code__
+      return f"{name} at {code.co_filename}:{code.co_firstlineno}"
+    except (AttributeError, ValueError, TypeError):
+      return name
+
+  @property
+  def arg_names(self) -> list[str]:
+    if self._names is None:
+      try:
+        self._names = self.arg_names_fn() if self.arg_names_fn else []
+      except Exception:  # names are only for messages
+        self._names = []
+    return self._names
+
+
+def arg_names(fun: Callable, args: tuple, kwargs: dict, static_argnums=(), static_argnames=()
+              ) -> list[str]:
+  """Names of the flattened non-static arguments, like ``x`` or ``params['w']``."""
+  try:
+    sig = inspect.signature(fun)
+    bound = sig.bind(*args, **kwargs)
+    names_by_pos = list(bound.arguments)
+  except (TypeError, ValueError):
+    names_by_pos = [f"args[{i}]" for i in range(len(args))] + list(kwargs)
+  out = []
+  for i, a in enumerate(args):
+    if i in static_argnums:
+      continue
+    base = names_by_pos[i] if i < len(names_by_pos) else f"args[{i}]"
+    out.extend(_leaf_names(base, a))
+  for k in sorted(kwargs):
+    if k in static_argnames:
+      continue
+    out.extend(_leaf_names(k, kwargs[k]))
+  return out
+
+
+def _leaf_names(base: str, tree) -> list[str]:
+  pairs, _ = pytree.tree_flatten_with_path(tree)
+  return [base + pytree.keystr(p) for p, _ in pairs]
+
+
+class JaxprTracer(core.Tracer):
+  __slots__ = ("aval", "var")
+
+  def __init__(self, trace: "DynamicJaxprTrace", aval: ShapedArray, var: Var):
+    self._trace = trace
+    self.aval = aval
+    self.var = var
+
+  def _origin_msg(self) -> str:
+    return self._trace.origin_msg(self)
+
+
+class DynamicJaxprTrace(core.Trace):
+  """Records primitive applications as equations of a Jaxpr."""
+  __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug", "alive")
+
+  def __init__(self, parent: core.Trace, debug: DebugInfo | None = None):
+    super().__init__(parent)
+    self.eqns: list[JaxprEqn] = []
+    self.invars: list[Var] = []
+    self.constvars: list[Var] = []
+    self.consts: list[Any] = []
+    self._const_ids: dict[int, Var] = {}
+    self.debug = debug
+    self.alive = True
+
+  def __repr__(self):
+    return "DynamicJaxprTrace"
+
+  def new_arg(self, aval: ShapedArray) -> JaxprTracer:
+    var = Var(aval)
+    self.invars.append(var)
+    return JaxprTracer(self, aval, var)
+
+  def atom(self, x):
+    """The variable or literal standing for ``x`` in this trace's jaxpr."""
+    if type(x) is JaxprTracer and x._trace is self:
+      return x.var
+    return self._const(x)
+
+  def _const(self, x):
+    key = id(x)
+    var = self._const_ids.get(key)
+    if var is not None:
+      return var
+    if isinstance(x, core.Tracer):
+      if isinstance(x, JaxprTracer) and not x._trace.alive:
+        raise UnexpectedTracerError(
+            f"Encountered an unexpected tracer {x!r}: it was created by a jit or make_jaxpr "
+            "trace that has already finished, and leaked out of it (through a global, a "
+            "closure or an attribute). Return values from the traced function instead.")
+      aval = x.aval
+    else:
+      aval = core.get_aval(x)
+      if aval.shape == () and not isinstance(x, core.Tracer):
+        return Literal(_scalar_value(x, aval), aval)
+    var = Var(aval)
+    self.constvars.append(var)
+    self.consts.append(x)
+    self._const_ids[key] = var
+    return var
+
+  def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
+    atoms = [self.atom(x) for x in args]
+    out = prim.abstract(tuple([a.aval for a in atoms]), params)
+    src = user_frame()
+    if prim.multiple_results:
+      outvars = [Var(a) for a in out]
+      self.eqns.append(JaxprEqn(prim, atoms, outvars, params, src))
+      return [JaxprTracer(self, v.aval, v) for v in outvars]
+    var = Var(out)
+    self.eqns.append(JaxprEqn(prim, atoms, [var], params, src))
+    return JaxprTracer(self, out, var)
+
+  def to_jaxpr(self, outs: Sequence) -> ClosedJaxpr:
+    outvars = [self.atom(x) for x in outs]
+    self.alive = False
+    jaxpr = Jaxpr(self.constvars, self.invars, outvars, self.eqns, debug_info=self.debug)
+    return ClosedJaxpr(jaxpr, self.consts)
+
+  # --- error messages ---
+
+  def origin_msg(self, tracer: JaxprTracer) -> str:
+    debug = self.debug
+    if debug is None or debug.fun is None:
+      return ""
+    msg = f"The error occurred while tracing the function {debug.func_src} for " \
+          f"{debug.traced_for}. "
+    deps = self._dependencies(tracer.var)
+    names = debug.arg_names
+    arg_deps = [names[i] if i < len(names) else f"args[{i}]" for i in deps]
+    if arg_deps:
+      if len(arg_deps) == 1:
+        msg += ("This concrete value was not available in Python because it depends on the "
+                f"value of the argument {arg_deps[0]}.")
+      else:
+        listed = ", ".join(arg_deps[:-1]) + f" and {arg_deps[-1]}"
+        msg += ("This concrete value was not available in Python because it depends on the "
+                f"values of the arguments {listed}.")
+      return msg
+    eqn = self._producer(tracer.var)
+    if eqn is not None:
+      msg += "This value became a tracer due to JAX operations on these lines:\n\n"
+      msg += f"  operation {eqn!r}\n"
+      if eqn.source_info is not None:
+        s = eqn.source_info
+        msg += f"    from line {s.file}:{s.line} ({s.function})"
+    return msg
+
+  def _producer(self, var):
+    for eqn in self.eqns:
+      if any(v is var for v in eqn.outvars):
+        return eqn
+    return None
+
+  def _dependencies(self, var) -> list[int]:
+    """Positions of the arguments (invars) that ``var`` depends on."""
+    producers = {}
+    for eqn in self.eqns:
+      for v in eqn.outvars:
+        producers[id(v)] = eqn
+    positions = {id(v): i for i, v in enumerate(self.invars)}
+    seen, stack, deps = set(), [var], set()
+    while stack:
+      v = stack.pop()
+      if id(v) in seen or isinstance(v, Literal):
+        continue
+      seen.add(id(v))
+      if id(v) in positions:
+        deps.add(positions[id(v)])
+      eqn = producers.get(id(v))
+      if eqn is not None:
+        stack.extend(eqn.invars)
+    return sorted(deps)
+
+
+def _scalar_value(x, aval: ShapedArray):
+  if isinstance(x, (bool, int, float, complex)):
+    return x
+  from ember.backend.array import ArrayImpl, _host_value
+  if type(x) is ArrayImpl:
+    return _host_value(x)[()]
+  return np.asarray(x, dtype=aval.dtype)[()]
+
+
+def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray],
+                   debug: DebugInfo | None = None) -> tuple[ClosedJaxpr, Any]:
+  """Trace ``fun(*tracers)`` (flat arguments) into a closed jaxpr; return it and fun's output."""
+  parent = core.current_trace()
+  trace = DynamicJaxprTrace(parent, debug)
+  tracers = [trace.new_arg(a) for a in in_avals]
+  try:
+    with core.set_current_trace(trace):
+      outs = fun(*tracers)
+    return trace.to_jaxpr(outs), outs
+  finally:
+    trace.alive = False
+
+
+def abstract_leaf(x) -> ShapedArray:
+  if isinstance(x, ShapeDtypeStruct):
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+  if isinstance(x, ShapedArray):
+    return x
+  return core.get_aval(x)
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
+               return_shape: bool = False, abstracted_axes=None):
+  """A function that returns the jaxpr of ``fun`` at the given arguments.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> print(ember.make_jaxpr(lambda x, y: x + y)(1.0, 2.0))
+      { lambda ; a:f32[] b:f32[]. let c:f32[] = add a b in (c,) }
+  """
+  if isinstance(static_argnums, int):
+    static_argnums = (static_argnums,)
+  static_argnums = tuple(static_argnums)
+
+  @functools.wraps(fun)
+  def make_jaxpr_f(*args, **kwargs):
+    dyn_args = tuple(a for i, a in enumerate(args) if i not in static_argnums)
+    leaves, in_tree = pytree.flatten((dyn_args, kwargs))
+    avals = [abstract_leaf(x) for x in leaves]
+    out_tree_box = []
+
+    def flat_fun(*flat):
+      dargs, dkwargs = pytree.unflatten(in_tree, flat)
+      it = iter(dargs)
+      full = [a if i in static_argnums else next(it) for i, a in enumerate(args)]
+      out = fun(*full, **dkwargs)
+      out_leaves, out_tree = pytree.flatten(out)
+      out_tree_box.append(out_tree)
+      return out_leaves
+
+    debug = DebugInfo("make_jaxpr", fun,
+                      lambda: arg_names(fun, args, kwargs, static_argnums))
+    closed, outs = trace_to_jaxpr(flat_fun, avals, debug)
+    if return_shape:
+      shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
+                for v in closed.jaxpr.outvars]
+      return closed, pytree.unflatten(out_tree_box[0], shapes)
+    return closed
+
+  return make_jaxpr_f

@@ -1,0 +1,173 @@
+"""jit: values, caching, static arguments, pytrees, lowering, and tracer-misuse errors."""
+import functools
+import re
+
+import numpy as np
+import pytest
+
+import ember
+from ember import lax
+from ember import errors
+
+
+def test_jit_matches_eager_values():
+  def f(x, y):
+    return lax.mul(lax.sin(x), lax.add(y, 1.0))
+  x = np.linspace(-2, 2, 7).astype(np.float32)
+  y = np.arange(7, dtype=np.float32)
+  expected = np.sin(x) * (y + 1)
+  np.testing.assert_allclose(np.asarray(f(x, y)), expected, rtol=1e-6)
+  np.testing.assert_allclose(np.asarray(ember.jit(f)(x, y)), expected, rtol=1e-6)
+
+
+def test_cache_hit_does_not_retrace_and_new_shape_does():
+  traces = []
+
+  @ember.jit
+  def f(x):
+    traces.append(x.shape)
+    return lax.mul(x, 2.0)
+
+  f(np.ones(3, np.float32))
+  f(np.zeros(3, np.float32))
+  assert traces == [(3,)]
+  f(np.ones(4, np.float32))
+  assert traces == [(3,), (4,)]
+  f(np.ones(4, np.int32).astype(np.float32))
+  assert len(traces) == 2
+  # A weakly typed scalar and a strong one are different signatures.
+  f(1.0)
+  f(np.float32(1.0))
+  assert len(traces) == 4
+
+
+def test_static_argnums_and_names():
+  traces = []
+
+  @functools.partial(ember.jit, static_argnums=(1,))
+  def f(x, neg):
+    traces.append(neg)
+    return lax.neg(x) if neg else x
+
+  assert repr(f(1, True)) == "Array(-1, dtype=int32, weak_type=True)"
+  assert repr(f(1, False)) == "Array(1, dtype=int32, weak_type=True)"
+  f(2, True)
+  assert traces == [True, False]
+
+  g = ember.jit(lambda x, *, k: lax.mul(x, float(k)), static_argnames="k")
+  assert float(g(np.float32(2), k=3)) == 6.0
+  assert float(g(np.float32(2), k=4)) == 8.0
+
+
+def test_unhashable_static_argument_is_a_clear_error():
+  f = ember.jit(lambda x, n: x, static_argnums=1)
+  with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+    f(1.0, [1, 2])
+
+
+def test_non_array_argument_is_a_clear_error():
+  f = ember.jit(lambda x, s: x)
+  with pytest.raises(TypeError, match="non-array argument.*static_argnums"):
+    f(1.0, "hello")
+
+
+def test_pytrees_in_and_out():
+  @ember.jit
+  def f(params, x):
+    return {"out": lax.add(lax.mul(params["w"], x), params["b"]), "aux": (x, None)}
+
+  params = {"w": np.float32(2), "b": np.float32(1)}
+  out = f(params, np.float32(3))
+  assert float(out["out"]) == 7.0
+  assert out["aux"][1] is None
+  assert float(out["aux"][0]) == 3.0
+
+
+def test_closed_over_array_is_a_constant():
+  c = ember.device_put(np.arange(3, dtype=np.float32))
+  f = ember.jit(lambda x: lax.add(x, c))
+  np.testing.assert_array_equal(np.asarray(f(np.ones(3, np.float32))), [1, 2, 3])
+
+
+def test_keyword_arguments_are_traced():
+  f = ember.jit(lambda x, y=1.0: lax.sub(x, y))
+  assert float(f(np.float32(5), y=np.float32(2))) == 3.0
+  with pytest.raises(TypeError, match="unexpected keyword argument"):
+    f(np.float32(5), z=1)
+
+
+def test_lower_as_text_and_compile():
+  f = ember.jit(lambda x: lax.sin(x))
+  lowered = f.lower(np.ones((2, 3), np.float32))
+  text = lowered.as_text()
+  assert "stablehlo.sine" in text and "tensor<2x3xf32>" in text
+  compiled = lowered.compile()
+  np.testing.assert_allclose(np.asarray(compiled(np.zeros((2, 3), np.float32))), 0)
+
+
+def test_nested_jit_prints_inner_jaxpr():
+  inner = ember.jit(lambda y: lax.mul(y, 3.0))
+  jaxpr = ember.make_jaxpr(lambda x: inner(lax.sin(x)))(np.ones(3, np.float32))
+  assert str(jaxpr) == (
+      "{ lambda ; a:f32[3]. let\n"
+      "    b:f32[3] = sin a\n"
+      "    c:f32[3] = jit[\n"
+      "      name=<lambda>\n"
+      "      jaxpr={ lambda ; b:f32[3]. let c:f32[3] = mul b 3.0:f32[] in (c,) }\n"
+      "    ] b\n"
+      "  in (c,) }")
+  assert float(ember.jit(lambda x: inner(lax.sin(x)))(np.float32(0))) == 0.0
+
+
+def test_tracer_bool_conversion_error_names_function_and_argument():
+  @ember.jit
+  def f(x, neg):
+    return lax.neg(x) if neg else x
+
+  with pytest.raises(errors.TracerBoolConversionError) as info:
+    f(1, True)
+  msg = str(info.value)
+  assert "Attempted boolean conversion of traced array with shape bool[]" in msg
+  assert "while tracing the function f at" in msg and "for jit" in msg
+  assert "depends on the value of the argument neg" in msg
+  assert isinstance(info.value, errors.ConcretizationTypeError)
+
+
+def test_concretization_errors():
+  with pytest.raises(errors.ConcretizationTypeError, match="`int` function"):
+    ember.jit(lambda x: int(x))(np.float32(1))
+  with pytest.raises(errors.TracerIntegerConversionError):
+    ember.jit(lambda x: [1, 2][x])(np.int32(1))
+  with pytest.raises(errors.TracerArrayConversionError, match="__array__"):
+    ember.jit(lambda x: np.asarray(x))(np.float32(1))
+
+
+def test_tracer_repr():
+  seen = []
+  ember.jit(lambda x: seen.append(repr(x)) or x)(np.ones((3, 4), np.float32))
+  assert seen == ["Traced<ShapedArray(float32[3,4])>with<DynamicJaxprTrace>"]
+
+
+def test_escaped_tracer_is_an_error():
+  leaked = []
+  ember.jit(lambda x: leaked.append(x) or x)(np.float32(1))
+  with pytest.raises(errors.UnexpectedTracerError):
+    lax.add(leaked[0], 1.0)
+
+
+def test_disable_jit_runs_python():
+  calls = []
+  f = ember.jit(lambda x: calls.append(type(x).__name__) or x)
+  ember.config.update("jax_disable_jit", True)
+  try:
+    f(np.float32(1))
+  finally:
+    ember.config.update("jax_disable_jit", False)
+  assert calls == ["float32"]
+
+
+def test_jit_cache_is_bounded():
+  f = ember.jit(lambda x: x)
+  for n in range(300):
+    f(np.zeros(n % 260 + 1, np.float32))
+  assert len(f._cache) <= 256
