@@ -5,9 +5,10 @@ handlers built once per executable, so a call costs about one ``execute_sharded`
 """
 from __future__ import annotations
 
-import collections
 import threading
 import time
+
+import numpy as np
 
 from jaxlib import xla_client as xc
 
@@ -19,38 +20,25 @@ from ember.backend import lowering
 __all__ = ["Executable", "compile_jaxpr", "LRUCache"]
 
 
-class LRUCache:
-  """A small bounded mapping; the least recently used entry goes first."""
+class LRUCache(dict):
+  """A bounded dict: past ``maxsize`` entries, the oldest insertion is evicted (FIFO).
+
+  Lookups are plain dict lookups, so cache hits on hot paths cost nothing extra.
+  """
 
   def __init__(self, maxsize: int = 4096):
+    super().__init__()
     self.maxsize = maxsize
-    self._data: collections.OrderedDict = collections.OrderedDict()
     self._lock = threading.Lock()
-
-  def get(self, key, default=None):
-    try:
-      value = self._data[key]
-    except KeyError:
-      return default
-    try:
-      self._data.move_to_end(key)
-    except KeyError:  # evicted by another thread meanwhile
-      pass
-    return value
 
   def __setitem__(self, key, value):
     with self._lock:
-      self._data[key] = value
-      self._data.move_to_end(key)
-      while len(self._data) > self.maxsize:
-        self._data.popitem(last=False)
-
-  def __len__(self):
-    return len(self._data)
-
-  def clear(self):
-    with self._lock:
-      self._data.clear()
+      if key not in self and len(self) >= self.maxsize:
+        try:
+          del self[next(iter(self))]
+        except (StopIteration, KeyError, RuntimeError):
+          pass
+      super().__setitem__(key, value)
 
 
 class Executable:
@@ -77,6 +65,7 @@ class Executable:
 def compile_text(text: str, device):
   module = lowering.parse_module(text)
   opts = xc.CompileOptions()
+  opts.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]], dtype=np.int32))
   client = backend_client.get_client()
   t0 = time.perf_counter()
   exe = client.compile_and_load(module, backend_client.device_list((device,)), opts)

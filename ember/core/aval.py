@@ -31,7 +31,6 @@ def short_dtype_name(dtype) -> str:
 
 
 _interned: dict[tuple, "ShapedArray"] = {}
-_INTERN_LIMIT = 200_000
 
 
 class ShapedArray:
@@ -56,8 +55,6 @@ class ShapedArray:
     self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
     self._key = key2
     self._hash = hash(key2)
-    if len(_interned) >= _INTERN_LIMIT:
-      _interned.clear()
     _interned[key2] = self
     try:
       _interned[key] = self
@@ -74,8 +71,9 @@ class ShapedArray:
   def __ne__(self, other):
     return not self.__eq__(other)
 
-  def __hash__(self):
-    return self._hash
+  # Avals are interned (one object per distinct aval), so identity hashing (C-level, no Python
+  # call when a tuple of avals is hashed as a cache key) agrees with value equality.
+  __hash__ = object.__hash__
 
   @property
   def ndim(self) -> int:

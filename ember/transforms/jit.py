@@ -85,13 +85,14 @@ def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
 
 class _Entry:
   """One traced signature of a jitted function: its jaxpr, output tree and executables."""
-  __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed")
+  __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed", "default_exe")
 
   def __init__(self, closed: ClosedJaxpr, out_tree):
     self.closed = closed
     self.jaxpr, self.consts = hoist_consts(closed)
     self.out_tree = out_tree
     self.executables: dict = {}
+    self.default_exe: Executable | None = None  # uncommitted inputs on the default device
 
   def executable(self, device, committed: bool, name: str) -> Executable:
     key = (device, committed)
@@ -169,9 +170,7 @@ class JitWrapped:
   # --- calling ---
 
   def __call__(self, *args, **kwargs):
-    if config.jax_disable_jit:
-      return self._fun(*args, **kwargs)
-    if self._simple and not kwargs and _state.trace is _EVAL:
+    if self._simple and not kwargs and _state.trace is _EVAL and not config.jax_disable_jit:
       leaves, in_tree = optree.tree_flatten(args, none_is_leaf=False, namespace=_NS)
       try:
         avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in leaves])
@@ -186,20 +185,33 @@ class JitWrapped:
     return self._call_general(args, kwargs)
 
   def _run(self, entry: _Entry, leaves, avals):
-    device = committed_device(leaves, f"jit of {self.__name__}") \
-        if leaves else None
+    all_arrays = True
+    for x in leaves:
+      if type(x) is ArrayImpl:
+        if x._committed:
+          return self._run_committed(entry, leaves, avals)
+      else:
+        all_arrays = False
+    exe = entry.default_exe
+    if exe is None or self._device is not None:
+      return self._run_committed(entry, leaves, avals)
+    if not all_arrays:
+      device = exe.device
+      leaves = [x if type(x) is ArrayImpl else to_buffer(x, a, device)
+                for x, a in zip(leaves, avals)]
+    return optree.tree_unflatten(entry.out_tree, exe.run(leaves))
+
+  def _run_committed(self, entry: _Entry, leaves, avals):
+    device = committed_device(leaves, f"jit of {self.__name__}") if leaves else None
     committed = device is not None
     if device is None:
       device = self._device or backend_client.default_device()
       committed = self._device is not None
     exe = entry.executable(device, committed, self.__name__)
-    if committed:
-      bufs = [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
-    else:
-      bufs = [x if type(x) is ArrayImpl else to_buffer(x, a, device)
-              for x, a in zip(leaves, avals)]
-    outs = exe.run(bufs)
-    return optree.tree_unflatten(entry.out_tree, outs)
+    if not committed and entry.default_exe is None:
+      entry.default_exe = exe
+    bufs = [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
+    return optree.tree_unflatten(entry.out_tree, exe.run(bufs))
 
   def _split(self, args, kwargs):
     """Separate static from dynamic arguments; return (dyn_args, dyn_kwargs, static_key)."""
@@ -240,6 +252,8 @@ class JitWrapped:
     return tuple(avals)
 
   def _call_general(self, args, kwargs):
+    if config.jax_disable_jit:
+      return self._fun(*args, **kwargs)
     dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
