@@ -20,6 +20,8 @@ from ember.backend.client import (  # noqa: E402
 from ember.transforms.jit import jit  # noqa: E402
 from ember.transforms.staging import make_jaxpr  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
+from ember import typing, flatten_util, ops  # noqa: E402,F401
+from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape  # noqa: E402
 
 __all__ = [
