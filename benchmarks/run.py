@@ -3,8 +3,10 @@
     python benchmarks/run.py [--jax-python PATH] [--only PATTERN] [--repeat N]
                              [--json out.json] [--sides ember,jax,numpy]
 
-Each side runs ``benchmarks/cases.py --lib NAME`` in its own subprocess, one
-side after the other, with one shared environment. See benchmarks/README.md.
+Each side (ember, jax, numpy) runs ``benchmarks/cases.py --lib NAME --serve``
+in its own subprocess, all with one shared environment; the runner drives
+them case by case and interleaves their timed batches round by round, then
+prints a table (and optionally JSON). See benchmarks/README.md.
 """
 
 import argparse
@@ -24,6 +26,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # keep benchmarks/ free of __pycache__
 
 import cases as cases_mod  # noqa: E402  (no array library is imported by this)
 

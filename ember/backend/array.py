@@ -95,7 +95,7 @@ def _check_int_range(x: int, dt) -> None:
 
 def _numpy_aval(x) -> ShapedArray:
   dt = x.dtype
-  if dt == object or dt.kind in "USVO" and dt.names is None:
+  if dt == object or dt.kind in "USVO" and dt.names is None and dt not in dtypes._SUPPORTED:
     raise TypeError(f"JAX only supports number and bool dtypes, got dtype {dt} in array")
   return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(dt), False)
 

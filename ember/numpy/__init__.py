@@ -1,4 +1,5 @@
 """ember.numpy: NumPy's API on ember arrays, with JAX's dtype rules (mirrors ``jax.numpy``)."""
+from ember.numpy.scalar_types import *  # noqa: F401,F403
 from ember.numpy.creation import *  # noqa: F401,F403
 from ember.numpy.ufuncs import *  # noqa: F401,F403
 from ember.numpy.reductions import *  # noqa: F401,F403

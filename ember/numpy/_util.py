@@ -12,7 +12,7 @@ from ember.core.trace import Tracer
 __all__ = ["check_arraylike", "is_arraylike", "promote_dtypes", "promote_dtypes_inexact",
            "promote_dtypes_numeric", "promote_dtypes_complex", "promote_shapes",
            "promote_args", "promote_args_inexact", "promote_args_numeric", "ensure_array",
-           "canonicalize_axis", "broadcast_shapes"]
+           "canonicalize_axis", "broadcast_shapes", "fold_scalar"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -42,9 +42,36 @@ def ensure_array(x):
 
 
 def _convert(x, dt, weak: bool):
+  aval = getattr(x, "aval", None)
+  if aval is not None and aval.dtype == dt and aval.weak_type == weak:
+    return x  # the common case, decided without the general dtype machinery
   if dtypes.dtype(x, canonicalize=True) == dt and dtypes.is_weakly_typed(x) == weak:
     return x
+  if type(x) in _SCALARS or isinstance(x, np.generic):
+    folded = fold_scalar(x, dt, weak)
+    if folded is not None:
+      return folded
   return lax._convert_element_type(x, dt, weak)
+
+
+def fold_scalar(x, dt, weak: bool):
+  """A concrete Python/NumPy scalar as a constant of dtype ``dt`` (a Python scalar if ``weak``,
+  else a NumPy scalar), so tracing emits a literal instead of a conversion; None if it cannot.
+
+  Python ints must fit the default int dtype (OverflowError otherwise, as in JAX); other
+  values wrap or round like a cast (``fold_scalar(300, int8, False)`` is ``np.int8(44)``).
+  """
+  if type(x) is int:
+    from ember.backend.array import abstractify
+    abstractify(x)  # raises OverflowError for ints beyond the default int dtype
+  dt = np.dtype(dt)
+  if weak:
+    py = {"i": int, "u": int, "f": float, "c": complex}.get(dt.kind)
+    if py is None or dtypes.canonicalize_dtype(py) != dt:
+      return None
+    return py(x)
+  with np.errstate(all="ignore"):
+    return np.asarray(x).astype(dt)[()]
 
 
 def promote_dtypes(*args):

@@ -260,6 +260,44 @@ reduce_precision_p.def_rules(
         "stablehlo.reduce_precision", [x],
         attrs={"exponent_bits": f"{exponent_bits} : i32", "mantissa_bits": f"{mantissa_bits} : i32"}))
 
+def compare(ctx: LoweringContext, x: Value, y: Value, direction: str,
+            compare_type: str | None = None) -> Value:
+  """``stablehlo.compare`` of two values of one aval; the compare type follows the dtype."""
+  ct = compare_type or _compare_type(x.aval.dtype)
+  out = ShapedArray(x.aval.shape, np.bool_)
+  return ctx.op1("stablehlo.compare", [x, y], out,
+                 {"comparison_direction": f"#stablehlo<comparison_direction {direction}>",
+                  "compare_type": f"#stablehlo<comparison_type {ct}>"})
+
+
+def complex_pick(ctx: LoweringContext, a: Value, b: Value, direction: str) -> Value:
+  """Whether ``a`` beats ``b`` (``direction`` GT or LT) in the lexicographic (real, imag) order
+  of complex numbers, which XLA's own complex maximum/minimum do not implement."""
+  r = a.aval.update(dtype=_real_dtype(a.aval.dtype), weak_type=False)
+  re_a, re_b = ctx.op1("stablehlo.real", [a], r), ctx.op1("stablehlo.real", [b], r)
+  im_a, im_b = ctx.op1("stablehlo.imag", [a], r), ctx.op1("stablehlo.imag", [b], r)
+  return ctx.op1("stablehlo.select", [compare(ctx, re_a, re_b, "EQ"),
+                                      compare(ctx, im_a, im_b, direction),
+                                      compare(ctx, re_a, re_b, direction)],
+                 r.update(dtype=np.bool_))
+
+
+def apply_binary(ctx: LoweringContext, op_name: str, a: Value, b: Value) -> Value:
+  """``op_name`` applied to two values of one aval (lexicographic max/min for complex)."""
+  if op_name in ("stablehlo.maximum", "stablehlo.minimum") and dtypes.is_complex(a.aval.dtype):
+    pick = complex_pick(ctx, a, b, "GT" if op_name == "stablehlo.maximum" else "LT")
+    return ctx.op1("stablehlo.select", [pick, a, b], a.aval)
+  return ctx.op1(op_name, [a, b], a.aval)
+
+
+def _minmax_lower(op_name: str):
+  def lower(ctx, x, y):
+    out = ctx.avals_out[0]
+    return apply_binary(ctx, op_name, broadcast_to_out(ctx, x, out.shape),
+                        broadcast_to_out(ctx, y, out.shape))
+  return lower
+
+
 # --- binary -----------------------------------------------------------------------------------
 
 add_p = _prim("add", NUM, "stablehlo.add", nargs=2, tip="add")
@@ -268,7 +306,9 @@ mul_p = _prim("mul", NUM, "stablehlo.multiply", nargs=2, tip="multiply")
 div_p = _prim("div", NUM, "stablehlo.divide", nargs=2, tip="divide")
 rem_p = _prim("rem", REAL_NUM, "stablehlo.remainder", nargs=2, tip="remainder")
 max_p = _prim("max", ANY, "stablehlo.maximum", nargs=2, tip="maximum")
+max_p.def_rules(lower=_minmax_lower("stablehlo.maximum"))
 min_p = _prim("min", ANY, "stablehlo.minimum", nargs=2, tip="minimum")
+min_p.def_rules(lower=_minmax_lower("stablehlo.minimum"))
 and_p = _prim("and", BOOL_OR_INT, "stablehlo.and", nargs=2, tip="bitwise_and")
 or_p = _prim("or", BOOL_OR_INT, "stablehlo.or", nargs=2, tip="bitwise_or")
 xor_p = _prim("xor", BOOL_OR_INT, "stablehlo.xor", nargs=2, tip="bitwise_xor")
@@ -327,8 +367,7 @@ def _compare(name: str, direction: str, accepted, tip: str) -> Primitive:
     return {"comparison_direction": f"#stablehlo<comparison_direction {direction}>",
             "compare_type": f"#stablehlo<comparison_type {_compare_type(avals[0].dtype)}>"}
   p = Primitive(name)
-  p.def_rules(abstract_eval=naryop_abstract_eval(name, accepted, lambda d: np.bool_, tip,
-                                                 weak_result=False),
+  p.def_rules(abstract_eval=naryop_abstract_eval(name, accepted, lambda d: np.bool_, tip),
               lower=hlo_lowering("stablehlo.compare", attrs))
   return p
 
@@ -436,6 +475,8 @@ def _convert_lower(ctx, x, *, new_dtype, weak_type, sharding=None):
 
 convert_element_type_p = Primitive("convert_element_type")
 convert_element_type_p.def_rules(abstract_eval=_convert_abstract_eval, lower=_convert_lower)
+convert_element_type_p.pp_params = lambda params: {  # JAX hides sharding=None
+    k: v for k, v in sorted(params.items()) if not (k == "sharding" and v is None)}
 
 
 def _bitcast_abstract_eval(x, *, new_dtype):

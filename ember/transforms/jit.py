@@ -229,7 +229,8 @@ class JitWrapped:
       else:
         dyn_kwargs[k] = v
     for i in self._static_argnums:
-      if i >= len(args) and (i >= len(self._pos_names) or self._pos_names[i] not in kwargs):
+      # A named parameter left out falls back to its default (or Python reports it missing).
+      if i >= len(args) and i >= len(self._pos_names):
         raise ValueError(
             f"jitted function {self.__name__} has static_argnums={self._static_argnums}, but "
             f"was called with only {len(args)} positional arguments.")

@@ -101,12 +101,12 @@ def _leaf_names(base: str, tree) -> list[str]:
 
 
 class JaxprTracer(core.Tracer):
-  __slots__ = ("aval", "var")
+  __slots__ = ("aval", "_var")  # not "var": x.var() is the NumPy method
 
   def __init__(self, trace: "DynamicJaxprTrace", aval: ShapedArray, var: Var):
     self._trace = trace
     self.aval = aval
-    self.var = var
+    self._var = var
 
   def _origin_msg(self) -> str:
     return self._trace.origin_msg(self)
@@ -137,7 +137,7 @@ class DynamicJaxprTrace(core.Trace):
   def atom(self, x):
     """The variable or literal standing for ``x`` in this trace's jaxpr."""
     if type(x) is JaxprTracer and x._trace is self:
-      return x.var
+      return x._var
     return self._const(x)
 
   def _const(self, x):
@@ -188,7 +188,7 @@ class DynamicJaxprTrace(core.Trace):
       return ""
     msg = f"The error occurred while tracing the function {debug.func_src} for " \
           f"{debug.traced_for}. "
-    deps = self._dependencies(tracer.var)
+    deps = self._dependencies(tracer._var)
     names = debug.arg_names
     arg_deps = [names[i] if i < len(names) else f"args[{i}]" for i in deps]
     if arg_deps:
@@ -200,7 +200,7 @@ class DynamicJaxprTrace(core.Trace):
         msg += ("This concrete value was not available in Python because it depends on the "
                 f"values of the arguments {listed}.")
       return msg
-    eqn = self._producer(tracer.var)
+    eqn = self._producer(tracer._var)
     if eqn is not None:
       msg += "This value became a tracer due to JAX operations on these lines:\n\n"
       msg += f"  operation {eqn!r}\n"

@@ -1,0 +1,445 @@
+"""Gather and scatter: XLA's general indexed read and indexed update.
+
+``gather`` reads one window of ``operand`` per index vector of ``indices`` (the last axis of
+``indices`` holds the vectors); ``scatter`` and its combining variants (``scatter-add``,
+``scatter-sub``, ``scatter-mul``, ``scatter-min``, ``scatter-max``) write one window of
+``updates`` per index vector. How out-of-bounds windows behave is a ``GatherScatterMode``:
+CLIP clamps start indices so the window fits; FILL_OR_DROP fills gathered windows with
+``fill_value`` and drops scattered ones; PROMISE_IN_BOUNDS leaves it to XLA (gathers clamp,
+scatters drop).
+
+Example:
+    >>> GatherScatterMode.from_any("clip")
+    <GatherScatterMode.CLIP: 1>
+"""
+from __future__ import annotations
+
+import enum
+import functools
+import warnings
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from ember import dtypes
+from ember.core.aval import ShapedArray
+from ember.core.jaxpr import Jaxpr
+from ember.core.trace import Primitive
+from ember.backend import lowering
+from ember.backend.lowering import LoweringContext, Value, i64_array
+from ember.primitives import elementwise as ew
+
+__all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode"]
+
+
+class GatherDimensionNumbers(NamedTuple):
+  """How a gather maps index vectors and slices to the output (XLA's gather dimension numbers).
+
+  ``offset_dims``: output dimensions holding the slice; ``collapsed_slice_dims``: operand
+  dimensions of slice size 1 dropped from the output; ``start_index_map``: which operand
+  dimension each component of an index vector indexes; the batching pairs name operand and
+  index dimensions gathered in lockstep.
+  """
+  offset_dims: tuple[int, ...]
+  collapsed_slice_dims: tuple[int, ...]
+  start_index_map: tuple[int, ...]
+  operand_batching_dims: tuple[int, ...] = ()
+  start_indices_batching_dims: tuple[int, ...] = ()
+
+
+class ScatterDimensionNumbers(NamedTuple):
+  """How a scatter maps update windows and index vectors to the operand (XLA's scatter numbers).
+
+  ``update_window_dims``: dimensions of ``updates`` inside a window; ``inserted_window_dims``:
+  operand dimensions of window size 1 absent from ``updates``;
+  ``scatter_dims_to_operand_dims``: which operand dimension each index component indexes.
+  """
+  update_window_dims: tuple[int, ...]
+  inserted_window_dims: tuple[int, ...]
+  scatter_dims_to_operand_dims: tuple[int, ...]
+  operand_batching_dims: tuple[int, ...] = ()
+  scatter_indices_batching_dims: tuple[int, ...] = ()
+
+
+class GatherScatterMode(enum.Enum):
+  """What gather and scatter do with windows that are not entirely in bounds.
+
+  CLIP: clamp start indices so the whole window is in bounds. FILL_OR_DROP: a gathered window
+  that is partly out of bounds is all ``fill_value``; such a scattered window is skipped.
+  PROMISE_IN_BOUNDS: the caller promises in-bounds indices (XLA then clamps gathers and drops
+  scatters). ONE_HOT: not supported by gather or scatter lowering.
+  """
+  CLIP = enum.auto()
+  FILL_OR_DROP = enum.auto()
+  PROMISE_IN_BOUNDS = enum.auto()
+  ONE_HOT = enum.auto()
+
+  @staticmethod
+  def from_any(s) -> "GatherScatterMode":
+    """The mode named by ``s``: a mode, 'clip', 'fill'/'drop' or None, 'promise_in_bounds'...
+
+    Example:
+        >>> GatherScatterMode.from_any(None)
+        <GatherScatterMode.FILL_OR_DROP: 2>
+    """
+    if isinstance(s, GatherScatterMode):
+      return s
+    if s == "clip":
+      return GatherScatterMode.CLIP
+    if s is None or s == "fill" or s == "drop":
+      return GatherScatterMode.FILL_OR_DROP
+    if s == "promise_in_bounds":
+      return GatherScatterMode.PROMISE_IN_BOUNDS
+    if s == "one_hot":
+      return GatherScatterMode.ONE_HOT
+    raise ValueError(f'Unknown gather mode "{s}"')
+
+
+# --- shared checks ----------------------------------------------------------------------------
+
+def _is_sorted(dims, op: str, name: str) -> None:
+  if any(b < a for a, b in zip(dims, dims[1:])):
+    raise TypeError(f"{name} in {op} op must be sorted; got {dims}")
+
+
+def _no_duplicates(dims, op: str, name: str) -> None:
+  if len(set(dims)) != len(dims):
+    raise TypeError(f"{name} in {op} op must not repeat; got: {dims}.")
+
+
+def _in_range(dims, rank: int, op: str, name: str) -> None:
+  for d in dims:
+    if not 0 <= d < rank:
+      raise TypeError(f"Invalid {name} set in {op} op; valid range is [0, {rank}); got: {d}.")
+
+
+def _disjoint(a, b, op: str, name_a: str, name_b: str) -> None:
+  if set(a) & set(b):
+    raise TypeError(f"{name_a} and {name_b} in {op} op must be disjoint; got: {a} and {b}.")
+
+
+def _check_indices_dtype(indices: ShapedArray) -> None:
+  if not dtypes.is_integer(indices.dtype):
+    raise ValueError("indices must have an integer type")
+
+
+def _check_batching(op, operand, indices, operand_dims, index_dims, index_name) -> None:
+  _no_duplicates(operand_dims, op, "operand_batching_dims")
+  _is_sorted(operand_dims, op, "operand_batching_dims")
+  _in_range(operand_dims, operand.ndim, op, "operand_batching_dims")
+  _no_duplicates(index_dims, op, index_name)
+  _in_range(index_dims, indices.ndim, op, index_name)
+  if indices.ndim - 1 in index_dims:
+    raise TypeError(f"{op.capitalize()} op cannot have the index vector dimension as a batching "
+                    f"dimension; got {index_dims}.")
+  if len(operand_dims) != len(index_dims):
+    raise TypeError(f"{op.capitalize()} op requires equal numbers of operand_batching_dims and "
+                    f"{index_name}, got {operand_dims} and {index_dims}.")
+  op_batch = tuple(operand.shape[d] for d in operand_dims)
+  idx_batch = tuple(indices.shape[d] for d in index_dims)
+  if op_batch != idx_batch:
+    raise TypeError(f"{op.capitalize()} op requires operand batching dimensions and indices "
+                    f"batching dimensions to have the same shape, got {op_batch} and "
+                    f"{idx_batch}.")
+
+
+def _check_mode(mode) -> None:
+  if not isinstance(mode, GatherScatterMode):
+    raise TypeError(f"mode must be a GatherScatterMode, got {mode!r}")
+
+
+# --- gather -----------------------------------------------------------------------------------
+
+def _gather_abstract_eval(operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                          indices_are_sorted, mode, fill_value):
+  dn = dimension_numbers
+  if not isinstance(dn, GatherDimensionNumbers):
+    raise TypeError("gather dimension_numbers must be a lax.GatherDimensionNumbers, got "
+                    f"{dn!r}")
+  _check_mode(mode)
+  _check_indices_dtype(indices)
+  if indices.ndim < 1:
+    raise TypeError("Gather indices must have rank >= 1 (the last axis holds the index "
+                    f"vectors), got indices of shape {indices.shape}.")
+  out_rank = len(dn.offset_dims) + indices.ndim - 1
+  _is_sorted(dn.offset_dims, "gather", "offset_dims")
+  _no_duplicates(dn.offset_dims, "gather", "offset_dims")
+  for i, d in enumerate(dn.offset_dims):
+    if not 0 <= d < out_rank:
+      raise TypeError(f"Offset dimension {i} in gather op is out of bounds; got {d}, but should "
+                      f"have been in [0, {out_rank})")
+  if len(dn.start_index_map) != indices.shape[-1]:
+    raise TypeError(f"Gather op has {len(dn.start_index_map)} elements in start_index_map and "
+                    f"the bound of dimension index_vector_dim={indices.ndim - 1} of indices is "
+                    f"{indices.shape[-1]}. These two numbers must be equal.")
+  for i, d in enumerate(dn.start_index_map):
+    if not 0 <= d < operand.ndim:
+      raise TypeError(f"Invalid start_index_map; domain is [0, {operand.ndim}), got: {i}->{d}.")
+  _no_duplicates(dn.start_index_map, "gather", "start_index_map")
+  _is_sorted(dn.collapsed_slice_dims, "gather", "collapsed_slice_dims")
+  _in_range(dn.collapsed_slice_dims, operand.ndim, "gather", "collapsed_slice_dims")
+  _no_duplicates(dn.collapsed_slice_dims, "gather", "collapsed_slice_dims")
+  _check_batching("gather", operand, indices, dn.operand_batching_dims,
+                  dn.start_indices_batching_dims, "start_indices_batching_dims")
+  _disjoint(dn.collapsed_slice_dims, dn.operand_batching_dims, "gather",
+            "collapsed_slice_dims", "operand_batching_dims")
+  _disjoint(dn.start_index_map, dn.operand_batching_dims, "gather", "start_index_map",
+            "operand_batching_dims")
+  if len(slice_sizes) != operand.ndim:
+    raise TypeError("Gather op must have one slice size for every input dimension; got: "
+                    f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={operand.ndim}")
+  if len(slice_sizes) != (len(dn.offset_dims) + len(dn.collapsed_slice_dims)
+                          + len(dn.operand_batching_dims)):
+    raise TypeError("All components of the offset index in a gather op must either be a offset "
+                    f"dimension or explicitly collapsed/batching; got len(slice_sizes)="
+                    f"{len(slice_sizes)}, output_slice_sizes={dn.offset_dims}, "
+                    f"collapsed_slice_dims={dn.collapsed_slice_dims}, operand_batching_dims="
+                    f"{dn.operand_batching_dims}.")
+  if indices.size:
+    for i, (s, d) in enumerate(zip(slice_sizes, operand.shape)):
+      if not 0 <= s <= d:
+        raise TypeError(f"Slice size at index {i} in gather op is out of range, must be within "
+                        f"[0, {d} + 1), got {s}.")
+  for i, d in enumerate(dn.collapsed_slice_dims):
+    if slice_sizes[d] != 1:
+      raise TypeError("Gather op can only collapse slice dims with bound 1, but bound is "
+                      f"{slice_sizes[d]} for index {d} at position {i}.")
+  for i, d in enumerate(dn.operand_batching_dims):
+    if slice_sizes[d] > 1:
+      raise TypeError("Gather op can only have operand batching dims with bound 0/1, but bound "
+                      f"is {slice_sizes[d]} for index {d} at position {i}.")
+  return ShapedArray(_gather_shape(indices, dn, slice_sizes), operand.dtype, operand.weak_type)
+
+
+def _gather_shape(indices, dn: GatherDimensionNumbers, slice_sizes) -> tuple[int, ...]:
+  dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+  window = iter(s for i, s in enumerate(slice_sizes) if i not in dropped)
+  batch = iter(indices.shape[:-1])
+  rank = len(dn.offset_dims) + indices.ndim - 1
+  return tuple(next(window) if i in dn.offset_dims else next(batch) for i in range(rank))
+
+
+def _dims_attr(fields: dict) -> str:
+  return ", ".join(f"{k} = [{', '.join(str(int(d)) for d in v)}]" if isinstance(v, tuple)
+                   else f"{k} = {v}" for k, v in fields.items()
+                   if not isinstance(v, tuple) or v)
+
+
+def _gather_op(ctx, operand, indices, dn, slice_sizes, indices_are_sorted, out) -> Value:
+  fields = {"offset_dims": tuple(dn.offset_dims),
+            "collapsed_slice_dims": tuple(dn.collapsed_slice_dims),
+            "operand_batching_dims": tuple(dn.operand_batching_dims),
+            "start_indices_batching_dims": tuple(dn.start_indices_batching_dims),
+            "start_index_map": tuple(dn.start_index_map),
+            "index_vector_dim": indices.aval.ndim - 1}
+  return ctx.op1("stablehlo.gather", [operand, indices], out, {
+      "dimension_numbers": f"#stablehlo.gather<{_dims_attr(fields)}>",
+      "slice_sizes": i64_array(slice_sizes),
+      "indices_are_sorted": "true" if indices_are_sorted else "false"})
+
+
+def _compare(ctx, a: Value, b: Value, direction: str) -> Value:
+  kind = "UNSIGNED" if dtypes.is_unsigned(a.aval.dtype) else "SIGNED"
+  return ctx.op1("stablehlo.compare", [a, b], a.aval.update(dtype=np.bool_, weak_type=False),
+                 {"comparison_direction": f"#stablehlo<comparison_direction {direction}>",
+                  "compare_type": f"#stablehlo<comparison_type {kind}>"})
+
+
+def _index_bounds(ctx, indices: Value, upper: Sequence[int]) -> Value:
+  """``upper`` (one bound per index component) as a constant of ``indices``' type, clamped to
+  the index dtype's range and broadcast along the index vector axis."""
+  dt = indices.aval.dtype
+  hi = np.minimum(np.asarray(upper, np.int64), np.iinfo(dt).max).astype(dt)
+  vec = ctx.constant(hi, ShapedArray((len(upper),), dt))
+  return ctx.op1("stablehlo.broadcast_in_dim", [vec], indices.aval.update(weak_type=False),
+                 {"broadcast_dimensions": i64_array([indices.aval.ndim - 1])})
+
+
+def _in_bounds_mask(ctx, indices: Value, upper: Sequence[int]) -> Value:
+  """bool[batch...]: whether every component of each index vector lies in [0, upper]."""
+  aval = indices.aval.update(weak_type=False)
+  indices = Value(indices.name, aval)
+  ok = _compare(ctx, indices, _index_bounds(ctx, indices, upper), "LE")
+  if not dtypes.is_unsigned(aval.dtype):
+    zero = ctx.constant(np.zeros((), aval.dtype), aval)
+    ok = ctx.op1("stablehlo.and", [ok, _compare(ctx, indices, zero, "GE")], ok.aval)
+  scalar = ShapedArray((), np.bool_)
+  init = ctx.constant(np.array(True), scalar)
+  region = ctx.reduction_region([scalar], lambda c, acc, x: [c.op1("stablehlo.and",
+                                                                  [acc[0], x[0]], scalar)])
+  out = ShapedArray(aval.shape[:-1], np.bool_)
+  return ctx.op1("stablehlo.reduce", [ok, init], out, {"dimensions": i64_array([aval.ndim - 1])},
+                 regions=[region])
+
+
+def _cast_scalar(value, dtype) -> np.ndarray:
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    return np.asarray(value).astype(dtype)
+
+
+def _gather_lower(ctx, operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                  indices_are_sorted, mode, fill_value):
+  out = ctx.avals_out[0]
+  dn = dimension_numbers
+  if mode == GatherScatterMode.ONE_HOT:
+    raise NotImplementedError("gather does not support mode=GatherScatterMode.ONE_HOT; use "
+                              "'clip', 'fill' or 'promise_in_bounds'.")
+  if out.size == 0:
+    return ctx.constant(np.zeros((), out.dtype), out)
+  result = _gather_op(ctx, operand, indices, dn, slice_sizes, indices_are_sorted, out)
+  if mode != GatherScatterMode.FILL_OR_DROP:
+    return result  # XLA's gather clamps start indices, which is what CLIP asks for
+  upper = [operand.aval.shape[d] - slice_sizes[d] for d in dn.start_index_map]
+  mask = _in_bounds_mask(ctx, indices, upper)
+  batch_dims = [i for i in range(out.ndim) if i not in dn.offset_dims]
+  mask = ctx.op1("stablehlo.broadcast_in_dim", [mask], out.update(dtype=np.bool_,
+                                                                  weak_type=False),
+                 {"broadcast_dimensions": i64_array(batch_dims)})
+  fill = ctx.constant(_cast_scalar(fill_value, out.dtype), out)
+  return ctx.op1("stablehlo.select", [mask, result, fill])
+
+
+gather_p = Primitive("gather")
+gather_p.def_rules(abstract_eval=_gather_abstract_eval, lower=_gather_lower)
+
+
+# --- scatter ----------------------------------------------------------------------------------
+
+def _scatter_abstract_eval(operand, indices, updates, *, update_jaxpr, update_consts,
+                           dimension_numbers, indices_are_sorted, unique_indices, mode):
+  dn = dimension_numbers
+  if not isinstance(dn, ScatterDimensionNumbers):
+    raise TypeError("scatter dimension_numbers must be a lax.ScatterDimensionNumbers, got "
+                    f"{dn!r}")
+  _check_mode(mode)
+  _check_indices_dtype(indices)
+  ew._same_dtypes("scatter", (operand, updates), None)
+  if indices.ndim < 1:
+    raise TypeError("Scatter indices must have rank >= 1 (the last axis holds the index "
+                    f"vectors), got indices of shape {indices.shape}.")
+  expected = indices.ndim - 1 + len(dn.update_window_dims)
+  if updates.ndim != expected:
+    raise TypeError(f"Updates tensor must be of rank {expected}; got {updates.ndim}.")
+  _is_sorted(dn.update_window_dims, "scatter", "update_window_dims")
+  _no_duplicates(dn.update_window_dims, "scatter", "update_window_dims")
+  _in_range(dn.update_window_dims, updates.ndim, "scatter", "update_window_dims")
+  _is_sorted(dn.inserted_window_dims, "scatter", "inserted_window_dims")
+  _no_duplicates(dn.inserted_window_dims, "scatter", "inserted_window_dims")
+  _in_range(dn.inserted_window_dims, operand.ndim, "scatter", "inserted_window_dims")
+  _check_batching("scatter", operand, indices, dn.operand_batching_dims,
+                  dn.scatter_indices_batching_dims, "scatter_indices_batching_dims")
+  _disjoint(dn.inserted_window_dims, dn.operand_batching_dims, "scatter",
+            "inserted_window_dims", "operand_batching_dims")
+  _disjoint(dn.scatter_dims_to_operand_dims, dn.operand_batching_dims, "scatter",
+            "scatter_dims_to_operand_dims", "operand_batching_dims")
+  window = len(dn.update_window_dims) + len(dn.inserted_window_dims) + \
+      len(dn.operand_batching_dims)
+  if operand.ndim != window:
+    raise TypeError(f"Scatter op has window of size {window}; doesn't match operand of rank "
+                    f"{operand.ndim}.")
+  if len(dn.scatter_dims_to_operand_dims) != indices.shape[-1]:
+    raise TypeError(f"Scatter op has {len(dn.scatter_dims_to_operand_dims)} elements in "
+                    "scatter_dims_to_operand_dims and the bound of dimension index_vector_dim="
+                    f"{indices.ndim - 1} of indices is {indices.shape[-1]}. These two numbers "
+                    "must be equal")
+  for i, d in enumerate(dn.scatter_dims_to_operand_dims):
+    if not 0 <= d < operand.ndim:
+      raise TypeError("Invalid scatter_dims_to_operand_dims mapping; domain is "
+                      f"[0, {operand.ndim}), got: {i}->{d}.")
+  _no_duplicates(dn.scatter_dims_to_operand_dims, "scatter", "scatter_dims_to_operand_dims")
+  _check_scatter_bounds(operand, indices, updates, dn)
+  return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+def _check_scatter_bounds(operand, indices, updates, dn) -> None:
+  dropped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+  max_sizes = [d for i, d in enumerate(operand.shape) if i not in dropped]
+  for i, u in enumerate(dn.update_window_dims):
+    if max_sizes[i] < updates.shape[u]:
+      raise TypeError("Bounds of the window dimensions of updates must not exceed the bounds of "
+                      f"the corresponding dimensions of operand. For dimension {u}, updates "
+                      f"bound is {updates.shape[u]}, operand bound is {max_sizes[i]}.")
+  scatter_dims = [d for d in range(updates.ndim) if d not in dn.update_window_dims]
+  for i, d in zip(scatter_dims, indices.shape[:-1]):
+    if updates.shape[i] != d:
+      raise TypeError("Bounds of the scatter dimensions of updates must be the same as the "
+                      "bounds of the corresponding dimensions of scatter indices. For scatter "
+                      f"dimension {i}, updates bound is {updates.shape[i]}, indices bound is "
+                      f"{d}.")
+
+
+def _clamp_indices(ctx, operand: Value, indices: Value, updates: Value, dn) -> Value:
+  """Clamp scatter start indices so that every update window fits inside the operand."""
+  window = iter(updates.aval.shape[d] for d in dn.update_window_dims)
+  sizes = [1 if i in dn.inserted_window_dims or i in dn.operand_batching_dims else next(window)
+           for i in range(operand.aval.ndim)]
+  upper = [operand.aval.shape[d] - sizes[d] for d in dn.scatter_dims_to_operand_dims]
+  aval = indices.aval.update(weak_type=False)
+  indices = Value(indices.name, aval)
+  zero = ctx.constant(np.zeros((), aval.dtype), aval)
+  return ctx.op1("stablehlo.clamp", [zero, indices, _index_bounds(ctx, indices, upper)], aval)
+
+
+def _scatter_lower(ctx, operand, indices, updates, *, update_jaxpr, update_consts,
+                   dimension_numbers, indices_are_sorted, unique_indices, mode):
+  dn = dimension_numbers
+  if mode == GatherScatterMode.ONE_HOT:
+    raise NotImplementedError("scatter does not support mode=GatherScatterMode.ONE_HOT; use "
+                              "'clip', 'drop' or 'promise_in_bounds'.")
+  if mode == GatherScatterMode.CLIP:
+    indices = _clamp_indices(ctx, operand, indices, updates, dn)
+  out = ctx.avals_out[0]
+  scalar = ShapedArray((), out.dtype)
+
+  def combine(sub: LoweringContext, acc, x):
+    if update_jaxpr is None:
+      return [x[0]]
+    consts = [sub.constant(c, v.aval) for c, v in zip(update_consts, update_jaxpr.constvars)]
+    args = [Value(acc[0].name, update_jaxpr.invars[0].aval),
+            Value(x[0].name, update_jaxpr.invars[1].aval)]
+    outs = lowering.lower_jaxpr(sub, update_jaxpr, consts, args)
+    return [Value(outs[0].name, scalar)]
+
+  fields = {"update_window_dims": tuple(dn.update_window_dims),
+            "inserted_window_dims": tuple(dn.inserted_window_dims),
+            "input_batching_dims": tuple(dn.operand_batching_dims),
+            "scatter_indices_batching_dims": tuple(dn.scatter_indices_batching_dims),
+            "scatter_dims_to_operand_dims": tuple(dn.scatter_dims_to_operand_dims),
+            "index_vector_dim": indices.aval.ndim - 1}
+  region = ctx.reduction_region([scalar], combine)
+  return ctx.op1("stablehlo.scatter", [operand, indices, updates], out, {
+      "scatter_dimension_numbers": f"#stablehlo.scatter<{_dims_attr(fields)}>",
+      "indices_are_sorted": "true" if indices_are_sorted else "false",
+      "unique_indices": "true" if unique_indices else "false"}, regions=[region])
+
+
+def _scatter_prim(name: str) -> Primitive:
+  p = Primitive(name)
+  p.def_rules(abstract_eval=_scatter_abstract_eval, lower=_scatter_lower)
+  return p
+
+
+scatter_p = _scatter_prim("scatter")
+scatter_add_p = _scatter_prim("scatter-add")
+scatter_sub_p = _scatter_prim("scatter-sub")
+scatter_mul_p = _scatter_prim("scatter-mul")
+scatter_min_p = _scatter_prim("scatter-min")
+scatter_max_p = _scatter_prim("scatter-max")
+
+_COMBINERS = {"scatter-add": ew.add_p, "scatter-sub": ew.sub_p, "scatter-mul": ew.mul_p,
+              "scatter-min": ew.min_p, "scatter-max": ew.max_p}
+
+
+def reduction_jaxpr(fun, aval: ShapedArray) -> tuple[Jaxpr, tuple]:
+  """The jaxpr of ``fun(x, y)`` on two scalars of ``aval``, and its constants."""
+  from ember.transforms.staging import trace_to_jaxpr
+  closed, _ = trace_to_jaxpr(lambda x, y: [fun(x, y)], [aval, aval])
+  return closed.jaxpr, tuple(closed.consts)
+
+
+@functools.lru_cache(maxsize=None)
+def combiner_jaxpr(prim_name: str, dtype: np.dtype) -> tuple[Jaxpr, tuple]:
+  """The (cached, so jaxpr-keyed caches hit) update jaxpr of a combining scatter."""
+  prim = _COMBINERS[prim_name]
+  return reduction_jaxpr(prim.bind, ShapedArray((), dtype))

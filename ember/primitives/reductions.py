@@ -1,0 +1,282 @@
+"""Reduction primitives: monoid reductions, argmax/argmin and cumulative reductions.
+
+- ``reduce_sum`` (params ``axes``, ``out_sharding``), ``reduce_prod``, ``reduce_max``,
+  ``reduce_min``, ``reduce_and``, ``reduce_or``, ``reduce_xor`` (param ``axes``): fold the
+  ``axes`` away with a monoid; an empty reduction gives the monoid's identity (``-inf`` for the
+  max of no floats). They lower to one ``stablehlo.reduce`` whose region applies the monoid.
+- ``argmax``, ``argmin`` (params ``axes`` of length one, ``index_dtype``): the first index of the
+  extreme value; NaN counts as the extreme (the first NaN wins). They lower to a two-operand
+  ``stablehlo.reduce`` over (values, iota) with a comparator that is commutative, so the result
+  does not depend on the order in which XLA combines elements.
+- ``cumsum``, ``cumprod``, ``cummax``, ``cummin``, ``cumlogsumexp`` (params ``axis``,
+  ``reverse``): inclusive scans. They lower, as JAX does on CPU, to a ``stablehlo.reduce_window``
+  whose window spans the whole axis, padded with the identity on one side.
+
+Reductions keep the operand's weak type, except the logical ones and argmax/argmin.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ember import dtypes
+from ember.core.aval import ShapedArray
+from ember.core.trace import Primitive
+from ember.backend.lowering import LoweringContext, Value, i64_array
+from ember.primitives.elementwise import (
+    dtype_class, INEXACT, NUM, ORDERED, _compare_type, _real_dtype, apply_binary, compare,
+    complex_pick)
+
+__all__ = []  # primitives are reached through ember.lax
+
+# --- shared helpers ---------------------------------------------------------------------------
+
+
+def aval_str(aval: ShapedArray) -> str:
+  """``float32[3,4]`` (``~float32[]`` when weakly typed), as JAX's messages print avals."""
+  dims = ",".join(str(d) for d in aval.shape)
+  return f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{dims}]"
+
+
+def _check_number(name: str, aval: ShapedArray) -> None:
+  if dtype_class(aval.dtype) not in NUM:
+    raise TypeError(f"{name} does not accept dtype {aval.dtype.name}. Accepted dtypes are "
+                    "subtypes of number.")
+
+
+def _check_axes(aval: ShapedArray, axes: Sequence[int]) -> None:
+  if any(not 0 <= a < aval.ndim for a in axes):
+    raise ValueError(f"reduction axes {tuple(axes)} contains out-of-bounds indices for "
+                     f"{aval_str(aval)}.")
+  if len(set(axes)) != len(axes):
+    raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(axes)}")
+
+
+def _reduced_shape(shape: Sequence[int], axes: Sequence[int]) -> tuple[int, ...]:
+  return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def scalar(aval: ShapedArray) -> ShapedArray:
+  return ShapedArray((), aval.dtype)
+
+
+def identity(kind: str, dtype) -> np.ndarray:
+  """The identity of the monoid ``kind`` (add, mul, max, min, and, or, xor) for ``dtype``."""
+  dt = np.dtype(dtype)
+  if kind in ("add", "or", "xor"):
+    return np.zeros((), dt)
+  if kind == "mul":
+    return np.ones((), dt)
+  if kind == "and":
+    return np.array(True) if dt == np.bool_ else np.array(-1).astype(dt)
+  big = kind == "min"
+  if dt == np.bool_:
+    return np.array(big)
+  if dtypes.is_inexact(dt):
+    return np.array(np.inf if big else -np.inf).astype(dt)
+  info = dtypes.iinfo(dt)
+  return np.array(info.max if big else info.min, dt)
+
+
+def binary_region(ctx: LoweringContext, aval: ShapedArray, op_name: str) -> str:
+  """A reducer region applying the elementwise StableHLO op ``op_name`` to two scalars."""
+  return ctx.reduction_region([scalar(aval)],
+                              lambda sub, accs, xs: [apply_binary(sub, op_name, accs[0], xs[0])])
+
+
+def _reduce_lower_rule(kind: str, op_name: str):
+  def lower(ctx: LoweringContext, x: Value, *, axes, **_) -> Value:
+    if not axes:
+      return x
+    init = ctx.constant(identity(kind, x.aval.dtype), scalar(x.aval))
+    return ctx.op1("stablehlo.reduce", [x, init], ctx.avals_out[0],
+                   {"dimensions": i64_array(sorted(axes))},
+                   regions=[binary_region(ctx, x.aval, op_name)])
+  return lower
+
+
+def _reduce_abstract_eval_rule(name: str, check: Callable, keep_weak: bool = True):
+  def abstract_eval(x: ShapedArray, *, axes, **_) -> ShapedArray:
+    check(name, x)
+    _check_axes(x, axes)
+    return ShapedArray(_reduced_shape(x.shape, axes), x.dtype, keep_weak and x.weak_type)
+  return abstract_eval
+
+
+def _check_any(name: str, aval: ShapedArray) -> None:
+  pass
+
+
+def _check_logical(name: str, aval: ShapedArray) -> None:
+  if not (aval.dtype == np.bool_ or dtypes.is_integer(aval.dtype)):
+    raise TypeError(f"logical reduction requires operand dtype bool or int, got "
+                    f"{aval.dtype.name}.")
+
+
+def _reduction(name: str, kind: str, op_name: str, check: Callable,
+               keep_weak: bool = True) -> Primitive:
+  p = Primitive(name)
+  p.def_rules(abstract_eval=_reduce_abstract_eval_rule(name, check, keep_weak),
+              lower=_reduce_lower_rule(kind, op_name))
+  return p
+
+
+# --- monoid reductions ------------------------------------------------------------------------
+
+reduce_sum_p = _reduction("reduce_sum", "add", "stablehlo.add", _check_number)
+reduce_prod_p = _reduction("reduce_prod", "mul", "stablehlo.multiply", _check_number)
+reduce_max_p = _reduction("reduce_max", "max", "stablehlo.maximum", _check_any)
+reduce_min_p = _reduction("reduce_min", "min", "stablehlo.minimum", _check_any)
+reduce_and_p = _reduction("reduce_and", "and", "stablehlo.and", _check_logical, keep_weak=False)
+reduce_or_p = _reduction("reduce_or", "or", "stablehlo.or", _check_logical, keep_weak=False)
+reduce_xor_p = _reduction("reduce_xor", "xor", "stablehlo.xor", _check_logical, keep_weak=False)
+
+
+# --- argmax / argmin --------------------------------------------------------------------------
+
+def _arg_abstract_eval_rule(name: str):
+  def abstract_eval(x: ShapedArray, *, axes, index_dtype) -> ShapedArray:
+    (axis,) = axes
+    if not 0 <= axis < x.ndim:
+      raise ValueError(f"Invalid axis {axis} for operand shape {x.shape}")
+    if dtype_class(x.dtype) not in ORDERED:
+      raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
+                      "subtypes of integer, floating, bool.")
+    if not dtypes.is_integer(index_dtype):
+      raise TypeError(f"index_dtype must be an integer type, but got {np.dtype(index_dtype).name}")
+    if x.shape[axis] == 0:
+      raise ValueError("argmin and argmax require non-empty reduced dimension. "
+                       f"operand.shape={x.shape} axis={axis}")
+    return ShapedArray(_reduced_shape(x.shape, axes), index_dtype)
+  return abstract_eval
+
+
+def _arg_comparator(direction: str):
+  """Combine (value, index) pairs: the better value wins, NaN beats numbers, ties take the
+  smaller index. Symmetric in its two pairs, hence safe in any reduction order."""
+  def combine(ctx: LoweringContext, accs: list[Value], xs: list[Value]) -> list[Value]:
+    (a, ia), (b, ib) = accs, xs
+    def op(name, *args):
+      return ctx.op1(f"stablehlo.{name}", list(args), args[0].aval)
+    better = compare(ctx, a, b, direction)
+    same = compare(ctx, a, b, "EQ")
+    if dtypes.is_inexact(a.aval.dtype):
+      a_nan, b_nan = compare(ctx, a, a, "NE"), compare(ctx, b, b, "NE")
+      better = op("or", better, op("and", a_nan, op("not", b_nan)))
+      same = op("or", same, op("and", a_nan, b_nan))
+    pick_a = op("or", better, op("and", same, compare(ctx, ia, ib, "LT")))
+    return [ctx.op1("stablehlo.select", [pick_a, a, b], a.aval),
+            ctx.op1("stablehlo.select", [pick_a, ia, ib], ia.aval)]
+  return combine
+
+
+def _arg_lower_rule(kind: str, direction: str):
+  def lower(ctx: LoweringContext, x: Value, *, axes, index_dtype) -> Value:
+    (axis,) = axes
+    idx_aval = ShapedArray(x.aval.shape, index_dtype)
+    iota = ctx.op1("stablehlo.iota", [], idx_aval, {"iota_dimension": f"{axis} : i64"})
+    inits = [ctx.constant(identity(kind, x.aval.dtype), scalar(x.aval)),
+             ctx.constant(np.zeros((), index_dtype), scalar(idx_aval))]
+    region = ctx.reduction_region([scalar(x.aval), scalar(idx_aval)], _arg_comparator(direction))
+    out = ctx.avals_out[0]
+    _, idx = ctx.op("stablehlo.reduce", [x, iota] + inits, [out.update(dtype=x.aval.dtype), out],
+                    {"dimensions": i64_array([axis])}, regions=[region])
+    return idx
+  return lower
+
+
+argmax_p = Primitive("argmax")
+argmax_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmax"),
+                   lower=_arg_lower_rule("max", "GT"))
+
+argmin_p = Primitive("argmin")
+argmin_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmin"),
+                   lower=_arg_lower_rule("min", "LT"))
+
+
+# --- cumulative reductions --------------------------------------------------------------------
+
+def _cumulative_abstract_eval_rule(name: str, accepted):
+  def abstract_eval(x: ShapedArray, *, axis: int, reverse: bool) -> ShapedArray:
+    if dtype_class(x.dtype) not in accepted:
+      kinds = "number" if accepted == NUM else "floating, complexfloating"
+      raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
+                      f"subtypes of {kinds}.")
+    if axis < 0:
+      raise ValueError("XLA operations do not allow negative axes")
+    if axis >= x.ndim:
+      raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+    return x
+  return abstract_eval
+
+
+def _cumulative_lower_rule(kind: str, combine: Callable[[LoweringContext, Value, Value], Value]):
+  def lower(ctx: LoweringContext, x: Value, *, axis: int, reverse: bool) -> Value:
+    n = x.aval.shape[axis]
+    if n <= 1:
+      return x
+    rank = x.aval.ndim
+    window = [n if d == axis else 1 for d in range(rank)]
+    pads = [0, n - 1] if reverse else [n - 1, 0]
+    padding = ", ".join(f"[{pads[0]}, {pads[1]}]" if d == axis else "[0, 0]" for d in range(rank))
+    attrs = {"window_dimensions": i64_array(window), "window_strides": i64_array([1] * rank),
+             "padding": f"dense<[{padding}]> : tensor<{rank}x2xi64>"}
+    s = scalar(x.aval)
+    region = ctx.reduction_region([s], lambda sub, accs, xs: [combine(sub, accs[0], xs[0])])
+    init = ctx.constant(identity(kind, x.aval.dtype), s)
+    return ctx.op1("stablehlo.reduce_window", [x, init], x.aval, attrs, regions=[region])
+  return lower
+
+
+def _binary(op_name: str):
+  return lambda ctx, a, b: apply_binary(ctx, op_name, a, b)
+
+
+def _logaddexp(ctx: LoweringContext, a: Value, b: Value) -> Value:
+  """log(exp(a) + exp(b)) without overflow; NaN when a - b is NaN (as for inf - inf)."""
+  if dtypes.is_complex(a.aval.dtype):
+    return _complex_logaddexp(ctx, a, b)
+  hi = ctx.op1("stablehlo.maximum", [a, b], a.aval)
+  delta = ctx.op1("stablehlo.subtract", [a, b], a.aval)
+  nan = compare(ctx, delta, delta, "NE")
+  mag = ctx.op1("stablehlo.negate", [ctx.op1("stablehlo.abs", [delta], a.aval)], a.aval)
+  soft = ctx.op1("stablehlo.log_plus_one", [ctx.op1("stablehlo.exponential", [mag], a.aval)],
+                 a.aval)
+  out = ctx.op1("stablehlo.add", [hi, soft], a.aval)
+  return ctx.op1("stablehlo.select", [nan, ctx.op1("stablehlo.add", [a, b], a.aval), out],
+                 a.aval)
+
+
+def _complex_logaddexp(ctx: LoweringContext, a: Value, b: Value) -> Value:
+  """The complex log-add-exp: shift by the lexicographic max, wrap the phase into [-pi, pi)."""
+  c = a.aval
+  r = ShapedArray((), _real_dtype(c.dtype))
+  hi = apply_binary(ctx, "stablehlo.maximum", a, b)
+  two_hi = ctx.op1("stablehlo.multiply", [hi, ctx.constant(np.array(2, c.dtype), c)], c)
+  delta = ctx.op1("stablehlo.subtract", [ctx.op1("stablehlo.add", [a, b], c), two_hi], c)
+  out = ctx.op1("stablehlo.add", [hi, ctx.op1(
+      "stablehlo.log_plus_one", [ctx.op1("stablehlo.exponential", [delta], c)], c)], c)
+  pi = ctx.constant(np.array(np.pi, r.dtype), r)
+  two_pi = ctx.constant(np.array(2 * np.pi, r.dtype), r)
+  phase = ctx.op1("stablehlo.remainder", [ctx.op1("stablehlo.add", [
+      ctx.op1("stablehlo.imag", [out], r), pi], r), two_pi], r)
+  neg = compare(ctx, phase, ctx.constant(np.zeros((), r.dtype), r), "LT")
+  phase = ctx.op1("stablehlo.select", [neg, ctx.op1("stablehlo.add", [phase, two_pi], r), phase],
+                  r)
+  phase = ctx.op1("stablehlo.subtract", [phase, pi], r)
+  return ctx.op1("stablehlo.complex", [ctx.op1("stablehlo.real", [out], r), phase], c)
+
+
+def _cumulative(name: str, kind: str, combine, accepted=NUM) -> Primitive:
+  p = Primitive(name)
+  p.def_rules(abstract_eval=_cumulative_abstract_eval_rule(name, accepted),
+              lower=_cumulative_lower_rule(kind, combine))
+  return p
+
+
+cumsum_p = _cumulative("cumsum", "add", _binary("stablehlo.add"))
+cumprod_p = _cumulative("cumprod", "mul", _binary("stablehlo.multiply"))
+cummax_p = _cumulative("cummax", "max", _binary("stablehlo.maximum"))
+cummin_p = _cumulative("cummin", "min", _binary("stablehlo.minimum"))
+cumlogsumexp_p = _cumulative("cumlogsumexp", "max", _logaddexp, INEXACT)

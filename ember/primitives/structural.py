@@ -1,0 +1,372 @@
+"""Structural primitives: they move, copy or create elements without arithmetic.
+
+broadcast_in_dim, reshape, squeeze, transpose, rev, slice, dynamic_slice, dynamic_update_slice,
+concatenate, pad and iota. Every rule validates its static parameters (clear TypeError or
+ValueError, worded as JAX words them) and lowers to the StableHLO op of the same meaning.
+Gather and scatter live in ``ember.primitives.indexing``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ember import dtypes
+from ember.core.aval import ShapedArray
+from ember.core.trace import Primitive
+from ember.backend.array import check_size
+from ember.backend.lowering import LoweringContext, Value, i64_array
+from ember.primitives.elementwise import NUM, check_dtype, _same_dtypes
+
+__all__ = []  # primitives are reached through ember.lax
+
+# --- shared checks ----------------------------------------------------------------------------
+
+
+def check_shapelike(fun: str, arg: str, obj: Sequence[int]) -> None:
+  """``obj`` must be a sequence of nonnegative integers."""
+  if any(d < 0 for d in obj):
+    raise TypeError(f"{fun} {arg} must have every element be nonnegative, got {tuple(obj)}.")
+
+
+def check_creation(fun: str, shape: tuple[int, ...], dtype) -> None:
+  """Shape checks of ops that create a (possibly large) array."""
+  check_shapelike(fun, "shape", shape)
+  check_size(shape, dtype)
+
+
+def _is_permutation(perm: Sequence[int], ndim: int) -> bool:
+  return tuple(sorted(perm)) == tuple(range(ndim))
+
+
+def _all_weak(*avals: ShapedArray) -> bool:
+  return all(a.weak_type for a in avals)
+
+
+# --- broadcast_in_dim -------------------------------------------------------------------------
+
+def _broadcast_in_dim_abstract_eval(x, *, shape, broadcast_dimensions, sharding):
+  check_shapelike("broadcast_in_dim", "shape", shape)
+  check_shapelike("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
+  dims = broadcast_dimensions
+  if x.ndim != len(dims):
+    raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
+                    f"ndim; got broadcast_dimensions {dims} for operand ndim {x.ndim}.")
+  if len(shape) < x.ndim:
+    raise TypeError("broadcast_in_dim target broadcast shape must have equal or higher rank to "
+                    f"the operand shape; got operand ndim {x.ndim} and target broadcast ndim "
+                    f"{len(shape)}.")
+  if not all(0 <= d < len(shape) for d in dims):
+    raise TypeError("broadcast_in_dim broadcast_dimensions must be a subset of output "
+                    f"dimensions, got {dims} for operand ndim {x.ndim} and shape {shape}.")
+  if any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(dims)):
+    raise TypeError("broadcast_in_dim operand dimension sizes must either be 1, or be equal to "
+                    "their corresponding dimensions in the target broadcast shape; got operand "
+                    f"of shape {x.shape}, target broadcast shape {shape}, broadcast_dimensions "
+                    f"{dims}.")
+  if len(set(dims)) != len(dims):
+    raise TypeError("broadcast_in_dim broadcast_dimensions must not contain duplicates, got "
+                    f"broadcast_dimensions {dims}")
+  check_size(shape, x.dtype)
+  return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _broadcast_in_dim_lower(ctx, x, *, shape, broadcast_dimensions, sharding):
+  return ctx.op1("stablehlo.broadcast_in_dim", [x],
+                 attrs={"broadcast_dimensions": i64_array(broadcast_dimensions)})
+
+
+def _broadcast_in_dim_pp(params):
+  dims = params["broadcast_dimensions"]
+  return {"broadcast_dimensions": dims} if dims else {}
+
+
+broadcast_in_dim_p = Primitive("broadcast_in_dim")
+broadcast_in_dim_p.def_rules(abstract_eval=_broadcast_in_dim_abstract_eval,
+                             lower=_broadcast_in_dim_lower)
+broadcast_in_dim_p.pp_params = _broadcast_in_dim_pp
+
+
+# --- reshape ----------------------------------------------------------------------------------
+
+def _reshape_abstract_eval(x, *, new_sizes, dimensions, sharding):
+  if any(d < 0 for d in new_sizes):
+    raise TypeError(f"reshape new_sizes must all be positive, got {new_sizes}.")
+  if dimensions is not None and not _is_permutation(dimensions, x.ndim):
+    raise TypeError("reshape dimensions must be a permutation of operand dimensions, got "
+                    f"dimensions {dimensions} for shape {x.shape}.")
+  size = math.prod(new_sizes)
+  if size != x.size:
+    raise TypeError(f"cannot reshape array of shape {x.shape} (size {x.size}) into shape "
+                    f"{new_sizes} (size {size})")
+  return ShapedArray(new_sizes, x.dtype, x.weak_type)
+
+
+def _reshape_lower(ctx, x, *, new_sizes, dimensions, sharding):
+  if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
+    x = _transpose(ctx, x, dimensions)
+  if x.aval.shape == tuple(new_sizes):
+    return x
+  return ctx.op1("stablehlo.reshape", [x])
+
+
+def _transpose(ctx: LoweringContext, x: Value, perm) -> Value:
+  out = x.aval.update(shape=tuple(x.aval.shape[p] for p in perm))
+  return ctx.op1("stablehlo.transpose", [x], out, {"permutation": i64_array(perm)})
+
+
+reshape_p = Primitive("reshape")
+reshape_p.def_rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_lower)
+
+
+# --- squeeze ----------------------------------------------------------------------------------
+
+def _squeeze_abstract_eval(x, *, dimensions):
+  if len(set(dimensions)) != len(dimensions):
+    raise ValueError(f"dimensions are not unique: {dimensions}")
+  if not all(0 <= d < x.ndim for d in dimensions):
+    raise ValueError(f"dimensions outside range [0, ndim): {dimensions}")
+  if any(x.shape[d] != 1 for d in dimensions):
+    raise ValueError("cannot select an axis to squeeze out which has size not equal to one, "
+                     f"got shape={x.shape} and dimensions={dimensions}")
+  shape = tuple(s for i, s in enumerate(x.shape) if i not in dimensions)
+  return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _reshape_to_out(ctx, x, **_):
+  if x.aval.shape == ctx.avals_out[0].shape:
+    return x
+  return ctx.op1("stablehlo.reshape", [x])
+
+
+squeeze_p = Primitive("squeeze")
+squeeze_p.def_rules(abstract_eval=_squeeze_abstract_eval, lower=_reshape_to_out)
+
+
+# --- transpose --------------------------------------------------------------------------------
+
+def _transpose_abstract_eval(x, *, permutation):
+  if not _is_permutation(permutation, x.ndim):
+    raise TypeError("transpose permutation isn't a permutation of operand dimensions, got "
+                    f"permutation {permutation} for operand shape {x.shape}.")
+  return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
+
+
+transpose_p = Primitive("transpose")
+transpose_p.def_rules(abstract_eval=_transpose_abstract_eval,
+                      lower=lambda ctx, x, *, permutation: _transpose(ctx, x, permutation))
+
+
+# --- rev --------------------------------------------------------------------------------------
+
+def _rev_abstract_eval(x, *, dimensions):
+  check_shapelike("rev", "dimensions", dimensions)
+  if len(set(dimensions)) != len(dimensions):
+    raise TypeError(f"rev dimensions must be unique, got {dimensions}.")
+  if dimensions and not max(dimensions) < x.ndim:
+    raise TypeError("rev dimensions must all be less than operand ndim, got dimensions "
+                    f"{dimensions} for operand ndim {x.ndim}.")
+  return x
+
+
+def _rev_lower(ctx, x, *, dimensions):
+  if not dimensions:
+    return x
+  return ctx.op1("stablehlo.reverse", [x], attrs={"dimensions": i64_array(dimensions)})
+
+
+rev_p = Primitive("rev")
+rev_p.def_rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower)
+
+
+# --- slice ------------------------------------------------------------------------------------
+
+def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
+  start, limit = start_indices, limit_indices
+  check_shapelike("slice", "start_indices", start)
+  check_shapelike("slice", "limit_indices", limit)
+  if x.ndim != len(start):
+    raise TypeError("slice start_indices must have length equal to the number of dimensions of "
+                    f"the operand, got indices {start} for operand shape {x.shape}.")
+  if len(start) != len(limit):
+    raise TypeError("slice limit_indices must have the same length as start_indices, got "
+                    f"start_indices {start} and limit_indices {limit}.")
+  if not all(l <= d for l, d in zip(limit, x.shape)):
+    raise TypeError("slice limit_indices must be less than or equal to operand shape, got "
+                    f"limit_indices {limit} for operand shape {x.shape}.")
+  if not all(l >= s for s, l in zip(start, limit)):
+    raise TypeError("slice limit_indices must be greater than or equal to start_indices, got "
+                    f"start_indices {start} and limit_indices {limit}.")
+  diff = [l - s for s, l in zip(start, limit)]
+  if strides is not None:
+    if len(strides) != x.ndim:
+      raise TypeError("slice strides must have length equal to the number of dimensions of the "
+                      f"operand, got strides {strides} for operand shape {x.shape}.")
+    if not all(s > 0 for s in strides):
+      raise TypeError(f"slice strides must be positive, got {strides}")
+    diff = [-(-d // s) for d, s in zip(diff, strides)]
+  return ShapedArray(tuple(diff), x.dtype, x.weak_type)
+
+
+def _slice_lower(ctx, x, *, start_indices, limit_indices, strides):
+  strides = (1,) * x.aval.ndim if strides is None else strides
+  return ctx.op1("stablehlo.slice", [x], attrs={
+      "start_indices": i64_array(start_indices), "limit_indices": i64_array(limit_indices),
+      "strides": i64_array(strides)})
+
+
+slice_p = Primitive("slice")
+slice_p.def_rules(abstract_eval=_slice_abstract_eval, lower=_slice_lower)
+
+
+# --- dynamic_slice and dynamic_update_slice ---------------------------------------------------
+
+def _check_start_indices(name: str, x: ShapedArray, idx: Sequence[ShapedArray]) -> None:
+  if len(idx) != x.ndim:
+    raise TypeError(f"{name} start_indices must have length equal to the rank of operand, got "
+                    f"{len(idx)} indices for operand shape {x.shape}.")
+  if any(i.ndim != 0 for i in idx):
+    raise TypeError(f"start_indices arguments to {name} must be scalars, got indices "
+                    f"{tuple(idx)}")
+  if any(i.dtype != idx[0].dtype or not dtypes.is_integer(i.dtype) for i in idx):
+    raise TypeError(f"index arguments to {name} must be integers of the same type, got: "
+                    f"{', '.join(i.dtype.name for i in idx)}")
+
+
+def _dynamic_slice_abstract_eval(x, *idx, slice_sizes):
+  if len(slice_sizes) != x.ndim:
+    raise TypeError("dynamic_slice slice_sizes must have length equal to the number of "
+                    f"dimensions of the operand, got slice_sizes {slice_sizes} for operand "
+                    f"shape {x.shape}.")
+  if not all(s <= d for s, d in zip(slice_sizes, x.shape)):
+    raise TypeError("slice slice_sizes must be less than or equal to operand shape, got "
+                    f"slice_sizes {slice_sizes} for operand shape {x.shape}.")
+  if not all(s >= 0 for s in slice_sizes):
+    raise TypeError("slice slice_sizes must be greater than or equal to zero, got slice_sizes "
+                    f"of {slice_sizes}.")
+  _check_start_indices("dynamic_slice", x, idx)
+  return ShapedArray(slice_sizes, x.dtype, x.weak_type)
+
+
+dynamic_slice_p = Primitive("dynamic_slice")
+dynamic_slice_p.def_rules(
+    abstract_eval=_dynamic_slice_abstract_eval,
+    lower=lambda ctx, x, *idx, slice_sizes: ctx.op1(
+        "stablehlo.dynamic_slice", [x, *idx], attrs={"slice_sizes": i64_array(slice_sizes)}))
+
+
+def _dynamic_update_slice_abstract_eval(x, update, *idx):
+  _same_dtypes("dynamic_update_slice", (x, update), None)
+  if x.ndim != update.ndim:
+    raise TypeError("dynamic_update_slice update must have the same rank as operand, got "
+                    f"update shape {update.shape} for operand shape {x.shape}.")
+  if not all(u <= d for u, d in zip(update.shape, x.shape)):
+    raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, got "
+                    f"update shape {update.shape} for operand shape {x.shape}.")
+  _check_start_indices("dynamic_update_slice", x, idx)
+  return ShapedArray(x.shape, x.dtype, _all_weak(x, update, *idx))
+
+
+dynamic_update_slice_p = Primitive("dynamic_update_slice")
+dynamic_update_slice_p.def_rules(
+    abstract_eval=_dynamic_update_slice_abstract_eval,
+    lower=lambda ctx, x, update, *idx: ctx.op1("stablehlo.dynamic_update_slice",
+                                               [x, update, *idx]))
+
+
+# --- concatenate ------------------------------------------------------------------------------
+
+def _concatenate_abstract_eval(*xs, dimension):
+  if not xs:
+    raise TypeError("concatenate expects at least one operand, got 0.")
+  shapes = ", ".join(str(x.shape) for x in xs)
+  if len({x.ndim for x in xs}) != 1:
+    raise TypeError(f"Cannot concatenate arrays with different numbers of dimensions: got "
+                    f"{shapes}.")
+  if not 0 <= dimension < xs[0].ndim:
+    raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for shapes "
+                    f"{shapes}.")
+  rest = {x.shape[:dimension] + x.shape[dimension + 1:] for x in xs}
+  if len(rest) != 1:
+    raise TypeError("Cannot concatenate arrays with shapes that differ in dimensions other than "
+                    f"the one being concatenated: concatenating along dimension {dimension} for "
+                    f"shapes {shapes}.")
+  _same_dtypes("concatenate", xs, "concatenate")
+  shape = list(xs[0].shape)
+  shape[dimension] = sum(x.shape[dimension] for x in xs)
+  return ShapedArray(tuple(shape), xs[0].dtype, _all_weak(*xs))
+
+
+def _concatenate_lower(ctx, *xs, dimension):
+  if len(xs) == 1:
+    return xs[0]
+  return ctx.op1("stablehlo.concatenate", list(xs), attrs={"dimension": f"{dimension} : i64"})
+
+
+concatenate_p = Primitive("concatenate")
+concatenate_p.def_rules(abstract_eval=_concatenate_abstract_eval, lower=_concatenate_lower)
+
+
+# --- pad --------------------------------------------------------------------------------------
+
+def _pad_abstract_eval(x, padding_value, *, padding_config):
+  if x.dtype != padding_value.dtype:
+    raise TypeError("pad operand and padding_value must be same dtype: got "
+                    f"{x.dtype.name} and {padding_value.dtype.name}.")
+  if padding_value.ndim != 0:
+    raise ValueError(f"padding_value must be a scalar; got np.shape(padding_value)="
+                     f"{padding_value.shape}")
+  if len(padding_config) != x.ndim:
+    raise ValueError("length of padding_config must equal the number of axes of operand, got "
+                     f"padding_config {padding_config} for operand shape {x.shape}")
+  if not all(len(c) == 3 for c in padding_config):
+    raise ValueError("each entry of padding_config must be a (low, high, interior) triple, got "
+                     f"padding_config {padding_config}")
+  if not all(i >= 0 for _, _, i in padding_config):
+    raise ValueError("interior padding in padding_config must be nonnegative, got "
+                     f"padding_config {padding_config}")
+  shape = tuple(lo + hi + (d + max(d - 1, 0) * i)
+                for (lo, hi, i), d in zip(padding_config, x.shape))
+  if not all(d >= 0 for d in shape):
+    raise ValueError(f"Dimension size after padding is not at least 0, got result shape {shape},"
+                     f" for padding_config {padding_config} and operand shape {x.shape}")
+  check_size(shape, x.dtype)
+  return ShapedArray(shape, x.dtype, _all_weak(x, padding_value))
+
+
+def _pad_lower(ctx, x, padding_value, *, padding_config):
+  lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+  return ctx.op1("stablehlo.pad", [x, padding_value], attrs={
+      "edge_padding_low": i64_array(lo), "edge_padding_high": i64_array(hi),
+      "interior_padding": i64_array(interior)})
+
+
+pad_p = Primitive("pad")
+pad_p.def_rules(abstract_eval=_pad_abstract_eval, lower=_pad_lower)
+
+
+# --- iota -------------------------------------------------------------------------------------
+
+def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
+  check_shapelike("iota", "shape", shape)
+  check_dtype("iota", ShapedArray((), dtype), NUM)
+  if not 0 <= dimension < len(shape):
+    raise ValueError("iota dimension must be between 0 and len(shape), got "
+                     f"dimension={dimension} for shape={shape}")
+  check_size(shape, dtype)
+  return ShapedArray(shape, dtype, False)
+
+
+def _iota_lower(ctx, *, dtype, shape, dimension, sharding):
+  out = ctx.avals_out[0]
+  if not dtypes.is_complex(dtype):
+    return ctx.op1("stablehlo.iota", [], out, {"iota_dimension": f"{dimension} : i64"})
+  real = out.update(dtype=np.float64 if np.dtype(dtype) == np.complex128 else np.float32)
+  re = ctx.op1("stablehlo.iota", [], real, {"iota_dimension": f"{dimension} : i64"})
+  zero = ctx.constant(np.zeros((), real.dtype), real)
+  return ctx.op1("stablehlo.complex", [re, zero], out)
+
+
+iota_p = Primitive("iota")
+iota_p.def_rules(abstract_eval=_iota_abstract_eval, lower=_iota_lower)
