@@ -156,8 +156,13 @@ def to_buffer(x, aval: ShapedArray, device):
           and x.aval.dtype == aval.dtype else x
     return copy_to_device(x, device, committed=False)
   t = type(x)
-  if t in (int, bool, float) and device is not None:
+  if t in (int, bool, float):
     key = (t, x, aval, device, math.copysign(1.0, x) if t is float else 0)
+  elif isinstance(x, np.generic) and x.dtype == aval.dtype:
+    key = (t, x.tobytes(), aval, device)
+  else:
+    key = None
+  if key is not None:
     buf = _scalar_cache.get(key)
     if buf is None:
       buf = device_put_value(x, aval, device)

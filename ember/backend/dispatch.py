@@ -14,6 +14,8 @@ from ember.backend.compile import LRUCache, compile_jaxpr
 __all__ = ["apply_primitive", "executable_cache"]
 
 executable_cache = LRUCache(8192)
+# (primitive, input avals, params) -> executable on the default device, for uncommitted arrays.
+_uncommitted = LRUCache(8192)
 
 
 def _default_device():
@@ -27,6 +29,20 @@ _DEFAULT = None
 
 def apply_primitive(prim, *args, **params):
   """Run ``prim`` on concrete arguments (the ``impl`` rule of most primitives)."""
+  # Fast path: device arrays, none committed, executable already compiled for the default device.
+  try:
+    if not any([x._committed for x in args]):
+      key = (prim, tuple([x.aval for x in args]), tuple(params.items()) if params else ())
+      exe = _uncommitted.get(key)
+      if exe is not None:
+        outs = exe.exe.execute_sharded(list(args)).consume_with_handlers(exe.handlers)
+        return outs if prim.multiple_results else outs[0]
+  except (AttributeError, TypeError):
+    pass
+  return _apply_general(prim, args, params)
+
+
+def _apply_general(prim, args, params):
   avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in args])
   device = committed_device(args, f"primitive {prim.name}")
   committed = device is not None
@@ -45,6 +61,8 @@ def apply_primitive(prim, *args, **params):
     bufs = [to_buffer(x, a, device) for x, a in zip(args, avals)]
   else:
     bufs = [x if type(x) is ArrayImpl else to_buffer(x, a, device) for x, a in zip(args, avals)]
+    if key is not None and device is _DEFAULT and all(type(x) is ArrayImpl for x in args):
+      _uncommitted[(prim, avals, tuple(params.items()) if params else ())] = exe
   outs = exe.run(bufs)
   return outs if prim.multiple_results else outs[0]
 

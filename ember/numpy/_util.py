@@ -7,7 +7,10 @@ import numpy as np
 from ember import dtypes
 from ember import lax
 from ember.backend.array import ArrayImpl
-from ember.core.trace import Tracer
+from ember.core.aval import ShapedArray
+from ember.core.trace import Tracer, EVAL_TRACE as _EVAL, _state
+from ember.backend.array import to_buffer
+from ember.backend.client import default_device
 
 __all__ = ["check_arraylike", "is_arraylike", "promote_dtypes", "promote_dtypes_inexact",
            "promote_dtypes_numeric", "promote_dtypes_complex", "promote_shapes",
@@ -70,6 +73,10 @@ def fold_scalar(x, dt, weak: bool):
     if py is None or dtypes.canonicalize_dtype(py) != dt:
       return None
     return py(x)
+  t = type(x)
+  if (t is float and dt.kind in "fc") or (t is int and dt.kind in "fc") or \
+      (t is bool and dt.kind in "biufc"):
+    return dt.type(x)  # exact or correctly rounded; no overflow/wrap possible
   with np.errstate(all="ignore"):
     return np.asarray(x).astype(dt)[()]
 
@@ -127,7 +134,61 @@ def promote_shapes(fun_name: str, *args):
           for x, s in zip(args, shapes)]
 
 
+def _same_aval_pair(args) -> bool:
+  """Two arrays/tracers of one interned aval: nothing to promote (the hot eager case)."""
+  if len(args) != 2:
+    return False
+  a, b = args
+  return (type(a) is ArrayImpl or isinstance(a, Tracer)) and \
+      (type(b) is ArrayImpl or isinstance(b, Tracer)) and a.aval is b.aval
+
+
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _scalar_operand(arr, scalar):
+  """Fast promotion of ``array op python-scalar`` when the scalar simply takes the array's
+  dtype (JAX's weak-type rule); None when the general machinery must decide."""
+  aval = arr.aval
+  dt = aval.dtype
+  t = type(scalar)
+  if t is float:
+    if dt.kind not in "fc":
+      return None
+  elif t is int:
+    if dt.kind not in "fc" and not (dt.kind == "i" and dt.itemsize >= 4
+                                    and _INT32_MIN <= scalar <= _INT32_MAX):
+      return None
+  else:
+    return None
+  if aval.weak_type:
+    py = float if dt.kind == "f" else complex if dt.kind == "c" else int
+    return py(scalar) if dtypes.canonicalize_dtype(py) == dt else None
+  value = dt.type(scalar)
+  if _state.trace is _EVAL:
+    return to_buffer(value, ShapedArray((), dt, False), default_device())
+  return value
+
+
+def _fast_promote(args):
+  if len(args) != 2:
+    return None
+  a, b = args
+  if type(a) is ArrayImpl or isinstance(a, Tracer):
+    if type(b) is ArrayImpl or isinstance(b, Tracer):
+      return args if a.aval is b.aval else None
+    other = _scalar_operand(a, b)
+    return None if other is None else (a, other)
+  if type(b) is ArrayImpl or isinstance(b, Tracer):
+    other = _scalar_operand(b, a)
+    return None if other is None else (other, b)
+  return None
+
+
 def promote_args(fun_name: str, *args):
+  fast = _fast_promote(args)
+  if fast is not None:
+    return fast
   check_arraylike(fun_name, *args)
   return promote_shapes(fun_name, *promote_dtypes(*args))
 
@@ -138,6 +199,9 @@ def promote_args_inexact(fun_name: str, *args):
 
 
 def promote_args_numeric(fun_name: str, *args):
+  fast = _fast_promote(args)
+  if fast is not None and dtypes.dtype(fast[0]) != np.bool_:
+    return fast
   check_arraylike(fun_name, *args)
   return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
 
