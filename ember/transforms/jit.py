@@ -35,6 +35,7 @@ __all__ = ["jit", "jit_p", "Lowered", "Compiled", "Traced"]
 _state = core._state
 _EVAL = core.EVAL_TRACE
 _NS = pytree.NAMESPACE
+_fast_flatten = pytree.fast_flatten
 
 
 # --- the call primitive ---------------------------------------------------------------------
@@ -171,7 +172,7 @@ class JitWrapped:
 
   def __call__(self, *args, **kwargs):
     if self._simple and not kwargs and _state.trace is _EVAL and not config.jax_disable_jit:
-      leaves, in_tree = optree.tree_flatten(args, none_is_leaf=False, namespace=_NS)
+      leaves, in_tree = _fast_flatten(args)
       try:
         avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in leaves])
       except TypeError:
@@ -278,7 +279,7 @@ class JitWrapped:
         full = [a if i in static_argnums else next(it) for i, a in enumerate(args)]
         full_kwargs = {k: (kwargs[k] if k in static_argnames else dkwargs[k]) for k in kwargs}
       else:
-        full, full_kwargs = optree.tree_unflatten(in_tree, flat), {}
+        full, full_kwargs = in_tree.unflatten(flat), {}
       out = self._fun(*full, **full_kwargs)
       out_leaves, out_tree = pytree.flatten(out)
       out_tree_box.append(out_tree)
