@@ -37,9 +37,28 @@ def _accepts(other) -> bool:
   return isinstance(other, (int, float, complex, np.generic, np.ndarray) + _TARGETS)
 
 
+def _fast_primitive(fun_name: str):
+  """The primitive ``x <op> y`` binds when both are device arrays of one aval (eagerly), with no
+  promotion to do: the operator's hot path skips the jnp layers then. None when not applicable."""
+  from ember.primitives import elementwise as ew
+  return {"add": (ew.add_p, "iufc"), "subtract": (ew.sub_p, "iufc"),
+          "multiply": (ew.mul_p, "iufc"), "true_divide": (ew.div_p, "fc")}.get(fun_name)
+
+
 def _binary(fun_name: str, reflected: bool = False, symbol: str | None = None):
   """``self <op> other`` via ``jnp.<fun_name>``; NotImplemented for non-array operands."""
+  from ember.backend.dispatch import apply_primitive
+  from ember.core.trace import EVAL_TRACE, _state
+  fast = _fast_primitive(fun_name)
+  prim, kinds = fast if fast else (None, "")
+  fn_box = []
+
   def op(self, other):
+    if prim is not None and type(other) is ArrayImpl and type(self) is ArrayImpl \
+        and other.aval is self.aval and self.aval.dtype.kind in kinds \
+        and _state.trace is EVAL_TRACE:
+      return apply_primitive(prim, other, self) if reflected else \
+          apply_primitive(prim, self, other)
     m = getattr(other, "__jax_array__", None)
     if m is not None and not isinstance(other, _TARGETS):
       other = m()
@@ -48,7 +67,9 @@ def _binary(fun_name: str, reflected: bool = False, symbol: str | None = None):
         raise TypeError(f"unsupported operand type(s) for {symbol}: "
                         f"{type(self).__name__!r} and {type(other).__name__!r}")
       return NotImplemented
-    fn = getattr(_jnp(), fun_name)
+    if not fn_box:
+      fn_box.append(getattr(_jnp(), fun_name))
+    fn = fn_box[0]
     return fn(other, self) if reflected else fn(self, other)
   op.__name__ = f"__{'r' if reflected else ''}{fun_name}__"
   return op

@@ -173,6 +173,14 @@ class JitWrapped:
   def __call__(self, *args, **kwargs):
     if self._simple and not kwargs and _state.trace is _EVAL and not config.jax_disable_jit:
       leaves, in_tree = _fast_flatten(args)
+      try:  # the hottest case: uncommitted device arrays, signature seen before
+        avals = tuple([x.aval for x in leaves])
+        if not any([x._committed for x in leaves]):
+          entry = self._cache.get((in_tree, avals, config.jax_enable_x64))
+          if entry is not None and entry.default_exe is not None and self._device is None:
+            return entry.out_tree.unflatten(entry.default_exe.run(leaves))
+      except AttributeError:
+        pass
       try:
         avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in leaves])
       except TypeError:
