@@ -124,3 +124,16 @@ def test_convert_element_type():
   np.testing.assert_array_equal(np.asarray(lax.convert_element_type(c, np.float32)), [1.0])
   b = lax.bitcast_convert_type(np.float32(1.0), np.int32)
   assert int(b) == 0x3F800000
+
+
+def test_bessel_ie_against_scipy():
+  sp = pytest.importorskip("scipy.special")  # scipy comes with jaxlib
+  x = np.array([-30, -5, -1, 0, 0.5, 1, 3, 10, 19.9, 20.1, 50, 1000], np.float32)
+  np.testing.assert_allclose(np.asarray(lax.bessel_i0e(x)), sp.i0e(x), rtol=1e-6)
+  np.testing.assert_allclose(np.asarray(lax.bessel_i1e(x)), sp.i1e(x), rtol=1e-6, atol=1e-30)
+
+
+def test_concretization_messages_use_full_dtype_names():
+  with pytest.raises(ember.errors.ConcretizationTypeError,
+                     match="traced array with shape int32\\[\\]"):
+    ember.jit(lambda x: int(x))(np.int32(1))

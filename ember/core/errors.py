@@ -28,7 +28,7 @@ class ConcretizationTypeError(_WithDocs, JAXTypeError):
 
   def __init__(self, tracer, context: str = ""):
     aval = getattr(tracer, "aval", None)
-    what = f"traced array with shape {aval}" if aval is not None else str(tracer)
+    what = f"traced array with shape {_long(aval)}" if aval is not None else str(tracer)
     msg = f"Abstract tracer value encountered where concrete value is expected: {what}\n"
     if context:
       msg += context + "\n"
@@ -40,7 +40,7 @@ class TracerBoolConversionError(ConcretizationTypeError):
   """``bool()`` of a traced array, e.g. ``-x if neg else x`` inside jit."""
 
   def __init__(self, tracer):
-    msg = f"Attempted boolean conversion of traced array with shape {tracer.aval}.\n"
+    msg = f"Attempted boolean conversion of traced array with shape {_long(tracer.aval)}.\n"
     msg += _origin(tracer)
     _WithDocs.__init__(self, msg)
 
@@ -49,7 +49,8 @@ class TracerIntegerConversionError(_WithDocs, JAXTypeError):
   """``int()`` or ``__index__`` of a traced array."""
 
   def __init__(self, tracer):
-    msg = (f"The __index__() method was called on traced array with shape {tracer.aval}.\n"
+    msg = (f"The __index__() method was called on traced array with shape "
+           f"{_long(tracer.aval)}.\n"
            + _origin(tracer))
     super().__init__(msg)
 
@@ -59,7 +60,7 @@ class TracerArrayConversionError(_WithDocs, JAXTypeError):
 
   def __init__(self, tracer):
     msg = ("The numpy.ndarray conversion method __array__() was called on traced array with "
-           f"shape {tracer.aval}\n" + _origin(tracer))
+           f"shape {_long(tracer.aval)}\n" + _origin(tracer))
     super().__init__(msg)
 
 
@@ -68,7 +69,7 @@ class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
 
   def __init__(self, tracer):
     super().__init__(
-        f"Array boolean indices must be concrete; got {tracer.aval}\n")
+        f"Array boolean indices must be concrete; got {_long(tracer.aval)}\n")
 
 
 class UnexpectedTracerError(_WithDocs, Exception):
@@ -80,6 +81,11 @@ class UnexpectedTracerError(_WithDocs, Exception):
 
 class KeyReuseError(RuntimeError):
   pass
+
+
+def _long(aval) -> str:
+  """``float32[3]``: how JAX's error messages print an abstract value."""
+  return aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else str(aval)
 
 
 def _origin(tracer) -> str:

@@ -15,6 +15,7 @@ from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive
 from ember.backend.lowering import LoweringContext, Value, i64_array, element_type
+from ember.primitives.lower_fun import lower_fun
 
 __all__ = []  # primitives are reached through ember.lax
 
@@ -170,6 +171,43 @@ lgamma_p = _prim("lgamma", FLOAT, "chlo.lgamma")
 digamma_p = _prim("digamma", FLOAT, "chlo.digamma")
 bessel_i0e_p = _prim("bessel_i0e", FLOAT, "chlo.bessel_i0e")
 bessel_i1e_p = _prim("bessel_i1e", FLOAT, "chlo.bessel_i1e")
+
+
+def _bessel_ie(order: int):
+  """Exponentially scaled modified Bessel function I_order(x) * exp(-|x|), order 0 or 1: the
+  power series for |x| <= 20, the large-argument asymptotic series beyond."""
+  # Asymptotic coefficients a_k = prod_{j<=k} (4 v^2 - (2j-1)^2) / (k! 8^k), with sign (-1)^k.
+  coeffs, a = [1.0], 1.0
+  for k in range(1, 9):
+    a *= -(4 * order * order - (2 * k - 1) ** 2) / (k * 8)
+    coeffs.append(a)
+
+  def fn(x):
+    from ember import lax
+    dt = x.aval.dtype
+    c = lambda v: np.asarray(v, dt)
+    ax = lax.abs(x)
+    small = lax.min(ax, c(20.0))
+    t = lax.mul(lax.mul(small, small), c(0.25))
+    term = c(1.0) if order == 0 else lax.mul(small, c(0.5))
+    total = term
+    for k in range(1, 64):
+      term = lax.mul(term, lax.div(t, c(k * (k + order))))
+      total = lax.add(total, term)
+    series = lax.mul(total, lax.exp(lax.neg(small)))
+    big = lax.max(ax, c(20.0))
+    inv = lax.div(c(1.0), big)
+    acc = c(coeffs[-1])
+    for a_k in reversed(coeffs[:-1]):
+      acc = lax.add(lax.mul(acc, inv), c(a_k))
+    asym = lax.mul(acc, lax.rsqrt(lax.mul(big, c(2 * np.pi))))
+    out = lax.select(lax.le(ax, c(20.0)), series, asym)
+    return out if order == 0 else lax.mul(lax.sign(x), out)
+  return fn
+
+
+bessel_i0e_p.def_rules(lower=lower_fun(_bessel_ie(0)))
+bessel_i1e_p.def_rules(lower=lower_fun(_bessel_ie(1)))
 copy_p = _prim("copy", ANY, "stablehlo.optimization_barrier")
 copy_p.def_rules(lower=lambda ctx, x: x)
 square_p = _prim("square", NUM, "stablehlo.multiply")
