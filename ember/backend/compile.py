@@ -62,6 +62,9 @@ class Executable:
     return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
 
 
+_by_text = LRUCache(512)
+
+
 def compile_text(text: str, device):
   module = lowering.parse_module(text)
   opts = xc.CompileOptions()
@@ -83,7 +86,10 @@ def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main",
   if device is None:
     device = backend_client.default_device()
   text = lowering.module_text(closed, name)
-  exe = compile_text(text, device)
+  key = (text, device)
+  exe = _by_text.get(key)
+  if exe is None:  # the same program (e.g. a re-created jit of one lambda) compiles once
+    exe = _by_text[key] = compile_text(text, device)
   sharding = backend_client.replicated_sharding(device)
   handlers = [xc.array_result_handler(a, sharding, committed, _skip_checks=True)
               for a in closed.out_avals]
