@@ -171,3 +171,27 @@ def test_jit_cache_is_bounded():
   for n in range(300):
     f(np.zeros(n % 260 + 1, np.float32))
   assert len(f._cache) <= 256
+
+
+def test_cached_calls_respect_x64_weak_types_and_commitment():
+  import ember.numpy as jnp
+  f = ember.jit(lambda x: x + x)
+  x = jnp.ones(3)
+  for _ in range(3):  # the second and later calls are served from the cache
+    assert repr(f(x)) == "Array([2., 2., 2.], dtype=float32)"
+    assert repr(f(1.0)) == "Array(2., dtype=float32, weak_type=True)"
+    assert not f(x).committed
+  with ember.enable_x64():
+    assert repr(f(1.0)) == "Array(2., dtype=float64, weak_type=True)"
+    assert f(jnp.ones(2)).dtype == np.float64
+  assert f(jnp.ones(2)).dtype == np.float32
+  d = ember.device_put(x, ember.devices()[4])
+  for _ in range(2):
+    out = f(d)
+    assert out.committed and out.device == ember.devices()[4]
+  # Outputs that alias inputs, None leaves and closed-over constants.
+  c = jnp.arange(3.0)
+  g = ember.jit(lambda a: (a, None, a + c))
+  for _ in range(2):
+    a, none, b = g(x)
+    assert none is None and a.tolist() == [1, 1, 1] and b.tolist() == [1, 2, 3]

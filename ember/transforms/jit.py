@@ -26,6 +26,7 @@ from ember.core import trace as core
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
+from ember.backend import cpp_dispatch
 from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
 from ember.backend.compile import Executable, LRUCache, compile_jaxpr
 from ember.transforms.staging import DebugInfo, arg_names, trace_to_jaxpr, abstract_leaf
@@ -36,6 +37,7 @@ _state = core._state
 _EVAL = core.EVAL_TRACE
 _NS = pytree.NAMESPACE
 _fast_flatten = pytree.fast_flatten
+_CPP_MAX_LEAVES = 100
 
 
 # --- the call primitive ---------------------------------------------------------------------
@@ -159,6 +161,7 @@ class JitWrapped:
     self._cache = LRUCache(256)
     self._simple = not self._static_argnums and not self._static_argnames and device is None
     self.__wrapped__ = fun
+    self._cpp = cpp_dispatch.make(self.__name__, self._cpp_miss) if self._simple else None
 
   def __get__(self, obj, objtype=None):
     if obj is None:
@@ -171,6 +174,28 @@ class JitWrapped:
   # --- calling ---
 
   def __call__(self, *args, **kwargs):
+    if self._cpp is not None and _state.trace is _EVAL and not config.jax_disable_jit:
+      return self._cpp(*args, **kwargs)
+    return self._call_python(args, kwargs)
+
+  def _cpp_miss(self, *args, **kwargs):
+    """jaxlib's C++ dispatcher missed its cache: run the Python path, and hand it the executable
+    when the call is one it can serve next time (uncommitted device arrays, no kwargs)."""
+    out = self._call_python(args, kwargs)
+    if kwargs:
+      return out, None
+    leaves, in_tree = _fast_flatten(args)
+    if len(leaves) > _CPP_MAX_LEAVES:
+      self._cpp = None  # C++ signatures cost more per leaf than the Python path: keep Python
+      return out, None
+    if not all(type(x) is ArrayImpl and not x._committed for x in leaves):
+      return out, None
+    entry = self._cache.get((in_tree, tuple([x.aval for x in leaves]), config.jax_enable_x64))
+    if entry is None or entry.default_exe is None:
+      return out, None
+    return out, cpp_dispatch.fastpath(entry.default_exe, len(leaves), out)
+
+  def _call_python(self, args, kwargs):
     if self._simple and not kwargs and _state.trace is _EVAL and not config.jax_disable_jit:
       leaves, in_tree = _fast_flatten(args)
       try:  # the hottest case: uncommitted device arrays, signature seen before

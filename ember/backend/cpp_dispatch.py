@@ -1,0 +1,55 @@
+"""jaxlib's C++ dispatcher (``PjitFunction``) driven without JAX, for jit's cached calls.
+
+On a call, the C++ object computes the arguments' signature (tree structure, dtypes, shapes, weak
+types, committedness, x64) and, if it has seen it, executes the stored executable directly. Otherwise
+it calls back into ember's Python path, which returns the output and, when the call is simple
+enough (uncommitted device arrays only), the data the C++ side needs to serve it next time.
+"""
+from __future__ import annotations
+
+import collections
+
+from jaxlib import _jax
+
+from ember.config import config
+from ember.backend.array import ArrayImpl
+from ember.backend import client as backend_client
+
+__all__ = ["make", "fastpath"]
+
+_FastPath = collections.namedtuple(
+    "_FastPath", ["xla_executable", "in_shardings", "out_shardings", "out_committed", "out_avals",
+                  "out_pytree_def", "kept_var_bitvec", "in_device_local_layouts", "const_args"])
+
+_x64 = _jax.config.Config("ember_enable_x64", bool(config.jax_enable_x64),
+                          include_in_jit_key=True, include_in_trace_context=True)
+_jax.jax_jit.set_enable_x64_state(_x64)
+_jax.jax_jit.set_disable_jit_state(_jax.config.Config("ember_disable_jit", False))
+_jax.jax_jit.set_post_hook_state(_jax.config.Config("ember_post_hook", None))
+config.watch("jax_enable_x64", lambda name, old, new: _x64.set_global(bool(new)))
+
+_REGISTRY = _jax.pytree.default_registry()
+
+
+def _no_fallback(arg, sharding, layout):
+  raise TypeError(f"ember's C++ dispatch cannot place argument {arg!r}")  # never cached
+
+
+def make(name: str, cache_miss):
+  """A C++ callable that serves cached calls and defers every other call to ``cache_miss``."""
+  return _jax.pjit(name, None, cache_miss, [], [], object(), _REGISTRY, _no_fallback,
+                   _jax.PjitFunctionCache(256))
+
+
+def fastpath(exe, n_args: int, out):
+  """What the C++ side needs to run ``exe`` again, or None if ``out`` is not plain arrays."""
+  if exe.const_bufs:  # executables with constant parameters stay on the Python path
+    return None
+  leaves, treedef = _REGISTRY.flatten(out)
+  if len(leaves) != len(exe.out_avals) or any(type(x) is not ArrayImpl for x in leaves):
+    return None
+  sharding = backend_client.replicated_sharding(exe.device)
+  n_out = len(leaves)
+  return _FastPath(exe.exe, [sharding] * n_args, [sharding] * n_out, [False] * n_out,
+                   list(exe.out_avals), treedef, [True] * n_args, [None] * n_args,
+                   [])
