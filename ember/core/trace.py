@@ -26,11 +26,11 @@ from ember.core import errors
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value"]
 
-_RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch")
+_RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch", "partial_eval")
 _TRANSFORM_NAMES = {"abstract_eval": "abstract evaluation", "impl": "eager evaluation",
                     "lower": "lowering to StableHLO", "jvp": "jvp (forward-mode autodiff)",
                     "transpose": "transposition (reverse-mode autodiff)",
-                    "batch": "vmap (batching)"}
+                    "batch": "vmap (batching)", "partial_eval": "partial evaluation"}
 
 
 class Primitive:

@@ -1,0 +1,158 @@
+"""Shared vocabulary of the autodiff transforms and the primitives' jvp/transpose rules.
+
+- ``Zero(aval)``: a symbolic zero tangent or cotangent (never materialised unless needed).
+- ``UndefinedPrimal(aval)``: in a transpose rule, marks the linear input whose cotangent the rule
+  must return; every other input is a known value (a residual).
+
+Rule signatures:
+    jvp(primals, tangents, **params) -> (primal_out, tangent_out)
+        ``tangents[i]`` is a value or a ``Zero``; a rule may return ``Zero(aval)`` as tangent_out.
+        For primitives with multiple results, primal_out and tangent_out are lists.
+    transpose(ct, *args, **params) -> list (one cotangent per arg; None for non-linear args)
+        ``ct`` is a value or a ``Zero`` (a list of them for multiple results).
+
+Example:
+    >>> import numpy as np
+    >>> from ember.core.aval import ShapedArray
+    >>> Zero(ShapedArray((3,), np.dtype("float32")))
+    Zero(float32[3])
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ember import dtypes
+from ember.core.aval import ShapedArray
+from ember.core.trace import Primitive, get_aval
+
+__all__ = ["Zero", "UndefinedPrimal", "is_undefined", "instantiate", "zeros_like_aval",
+           "add_tangents", "tangent_aval", "defjvp", "deflinear", "deflinear_unary",
+           "standard_jvp_linear", "float0"]
+
+float0 = np.dtype([("float0", np.void, 0)])
+
+
+class Zero:
+  """A symbolic zero of abstract value ``aval``."""
+  __slots__ = ("aval",)
+
+  def __init__(self, aval: ShapedArray):
+    self.aval = aval
+
+  @staticmethod
+  def from_value(x) -> "Zero":
+    return Zero(tangent_aval(get_aval(x)))
+
+  def __repr__(self):
+    return f"Zero({self.aval.str_short(short_dtypes=False)})"
+
+
+class UndefinedPrimal:
+  """The linear input of a transpose rule: only its abstract value is known."""
+  __slots__ = ("aval",)
+
+  def __init__(self, aval: ShapedArray):
+    self.aval = aval
+
+  def __repr__(self):
+    return f"UndefinedPrimal({self.aval})"
+
+
+def is_undefined(x) -> bool:
+  return type(x) is UndefinedPrimal
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+  """Tangents of integer and bool values are float0, as in JAX; others keep the dtype."""
+  if dtypes.is_inexact(aval.dtype):
+    return aval.update(weak_type=False) if aval.weak_type else aval
+  return ShapedArray(aval.shape, float0, False)
+
+
+def zeros_like_aval(aval: ShapedArray):
+  from ember import lax
+  if aval.dtype == float0:
+    return np.zeros(aval.shape, float0)
+  return lax.full(aval.shape, 0, aval.dtype)
+
+
+def instantiate(t, aval: ShapedArray | None = None):
+  """A materialised value for tangent ``t`` (zeros for a symbolic ``Zero``)."""
+  if type(t) is Zero:
+    return zeros_like_aval(t.aval if aval is None else aval)
+  return t
+
+
+def _add_any_abstract_eval(x, y):
+  if x.shape != y.shape or x.dtype != y.dtype:
+    raise TypeError(f"add_any: operands must have one aval, got {x} and {y}")
+  return x if x.weak_type == y.weak_type else x.update(weak_type=False)
+
+
+def _add_any_lower(ctx, x, y):
+  return ctx.op1("stablehlo.add", [x, y])
+
+
+# Accumulation of tangents and cotangents (JAX prints it as add_any); any dtype, even float0.
+add_any_p = Primitive("add_any")
+add_any_p.def_rules(
+    abstract_eval=_add_any_abstract_eval, lower=_add_any_lower,
+    jvp=lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents)),
+    transpose=lambda ct, x, y: [ct, ct])
+
+
+def add_tangents(a, b):
+  if type(a) is Zero:
+    return b
+  if type(b) is Zero:
+    return a
+  return add_any_p.bind(a, b)
+
+
+def _out_aval(prim, primals, params) -> ShapedArray:
+  return prim.abstract(tuple(get_aval(p) for p in primals), params)
+
+
+def defjvp(prim, *jvp_fns: Callable | None) -> None:
+  """jvp of a primitive as a sum of per-input terms: ``jvp_fns[i](t_i, *primals, **params)``
+  gives input i's contribution (None: input i is not differentiable)."""
+  def rule(primals, tangents, **params):
+    out = prim.bind(*primals, **params)
+    acc = None
+    for fn, t in zip(jvp_fns, tangents):
+      if fn is None or type(t) is Zero:
+        continue
+      term = fn(t, *primals, **params)
+      acc = term if acc is None else add_tangents(acc, term)
+    if acc is None:
+      return out, Zero(tangent_aval(get_aval(out)))
+    return out, acc
+  prim.def_rules(jvp=rule)
+
+
+def standard_jvp_linear(prim):
+  """The jvp of a primitive linear in all its inputs: apply it to the tangents."""
+  def rule(primals, tangents, **params):
+    out = prim.bind(*primals, **params)
+    if all(type(t) is Zero for t in tangents):
+      return out, Zero(tangent_aval(get_aval(out)))
+    ts = [instantiate(t) for t in tangents]
+    return out, prim.bind(*ts, **params)
+  return rule
+
+
+def deflinear(prim, transpose: Callable) -> None:
+  """A primitive linear in all of its inputs: jvp applies it to tangents; ``transpose(ct,
+  *args, **params)`` gives the cotangents."""
+  prim.def_rules(jvp=standard_jvp_linear(prim), transpose=transpose)
+
+
+def deflinear_unary(prim, transpose_fn: Callable) -> None:
+  """A unary linear primitive whose transpose is ``transpose_fn(ct, aval_in, **params)``."""
+  def transpose(ct, x, **params):
+    if type(ct) is Zero:
+      return [Zero(x.aval if is_undefined(x) else get_aval(x))]
+    return [transpose_fn(ct, x.aval if is_undefined(x) else get_aval(x), **params)]
+  deflinear(prim, transpose)

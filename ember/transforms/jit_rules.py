@@ -1,0 +1,150 @@
+"""The autodiff rules of the ``jit`` call primitive: jvp, partial evaluation and transpose.
+
+Each transforms the inner jaxpr (once per jaxpr and pattern, cached) and binds ``jit`` again, so
+``grad(jit(f))`` differentiates the staged program without running the user's Python again.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ember.core import trace as core
+from ember.core.eval import eval_jaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from ember.backend.compile import LRUCache
+from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
+from ember.transforms.jit import jit_p, hoist_consts
+from ember.transforms.jvp import jvp_flat
+from ember.transforms.linearize import backward_pass
+from ember.transforms.staging import trace_to_jaxpr
+
+__all__ = []
+
+_cache = LRUCache(1024)
+
+
+def _cached(key, build):
+  out = _cache.get(key)
+  if out is None:
+    out = _cache[key] = build()
+  return out
+
+
+# --- jvp -------------------------------------------------------------------------------------
+
+def _jvp_jaxpr(closed: ClosedJaxpr, nonzero: tuple[bool, ...]):
+  """A jaxpr of (primals, nonzero tangents) -> (primals_out, float tangents_out)."""
+  in_avals = closed.in_avals
+  t_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzero) if nz]
+  out_t_avals = [tangent_aval(a) for a in closed.out_avals]
+  keep = [a.dtype != float0 for a in out_t_avals]
+
+  def fun(*xs):
+    primals, ts = xs[:len(in_avals)], iter(xs[len(in_avals):])
+    tangents = [next(ts) if nz else Zero(tangent_aval(a)) for a, nz in zip(in_avals, nonzero)]
+    p_out, t_out = jvp_flat(lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a),
+                            primals, tangents)
+    t_out = [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
+    return list(p_out) + t_out
+
+  jvp_closed, _ = trace_to_jaxpr(fun, list(in_avals) + t_avals)
+  return hoist_consts(jvp_closed), keep
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+  nonzero = tuple(type(t) is not Zero for t in tangents)
+  (jvp_closed, consts), keep = _cached(("jvp", jaxpr, nonzero),
+                                       lambda: _jvp_jaxpr(jaxpr, nonzero))
+  outs = jit_p.bind(*consts, *primals, *[t for t in tangents if type(t) is not Zero],
+                    jaxpr=jvp_closed, name=name)
+  n = len(jaxpr.out_avals)
+  t_iter = iter(outs[n:])
+  t_out = [next(t_iter) if k else Zero(tangent_aval(a))
+           for k, a in zip(keep, jaxpr.out_avals)]
+  return outs[:n], t_out
+
+
+# --- partial evaluation ------------------------------------------------------------------------
+
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]):
+  """Split a const-free jaxpr into a known part (known inputs -> known outputs + residuals) and
+  an unknown part (residuals + unknown inputs -> unknown outputs)."""
+  j = closed.jaxpr
+  unknown = {id(v) for v, u in zip(j.invars, unknowns) if u}
+  known_eqns, unknown_eqns = [], []
+  for eqn in j.eqns:
+    if any(isinstance(v, Var) and id(v) in unknown for v in eqn.invars):
+      unknown_eqns.append(eqn)
+      unknown.update(id(v) for v in eqn.outvars)
+    else:
+      known_eqns.append(eqn)
+  is_unknown = lambda v: isinstance(v, Var) and id(v) in unknown
+  residuals, seen = [], set()
+  for eqn in unknown_eqns:
+    for v in eqn.invars:
+      if isinstance(v, Var) and not is_unknown(v) and id(v) not in seen:
+        seen.add(id(v))
+        residuals.append(v)
+  out_unknown = [is_unknown(v) for v in j.outvars]
+  known_in = [v for v, u in zip(j.invars, unknowns) if not u]
+  unknown_in = [v for v, u in zip(j.invars, unknowns) if u]
+  known_out = [v for v, u in zip(j.outvars, out_unknown) if not u]
+  unknown_out = [v for v, u in zip(j.outvars, out_unknown) if u]
+  known = Jaxpr([], known_in, known_out + residuals, known_eqns)
+  unknown_j = Jaxpr([], residuals + unknown_in, unknown_out, unknown_eqns)
+  return ClosedJaxpr(known, []), ClosedJaxpr(unknown_j, []), out_unknown, len(residuals)
+
+
+def _jit_partial_eval(trace, args, params):
+  jaxpr, name = params["jaxpr"], params["name"]
+  unknowns = tuple(trace.is_unknown(x) for x in args)
+  known, unknown, out_unknown, n_res = _cached(("pe", jaxpr, unknowns),
+                                               lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  with core.set_current_trace(trace.parent):
+    known_outs = jit_p.bind(*[x for x, u in zip(args, unknowns) if not u], jaxpr=known,
+                            name=name)
+  n_known = len(known_outs) - n_res
+  residuals = known_outs[n_known:]
+  staged = trace.stage(jit_p, [*residuals, *[x for x, u in zip(args, unknowns) if u]],
+                       {"jaxpr": unknown, "name": name})
+  k_iter, u_iter = iter(known_outs[:n_known]), iter(staged)
+  return [next(u_iter) if u else next(k_iter) for u in out_unknown]
+
+
+# --- transpose -------------------------------------------------------------------------------
+
+def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple[bool, ...], ct_zero: tuple[bool, ...]):
+  """A jaxpr of (residuals, nonzero cotangents) -> cotangents of the linear inputs."""
+  j = closed.jaxpr
+  res_vars = [v for v, lin in zip(j.invars, linear) if not lin]
+  lin_vars = [v for v, lin in zip(j.invars, linear) if lin]
+  as_linear = Jaxpr(res_vars, lin_vars, j.outvars, j.eqns)
+  res_avals = [v.aval for v in res_vars]
+  ct_avals = [a for a, z in zip(closed.out_avals, ct_zero) if not z]
+
+  def fun(*xs):
+    res, cts = xs[:len(res_avals)], iter(xs[len(res_avals):])
+    ct_all = [Zero(tangent_aval(a)) if z else next(cts)
+              for a, z in zip(closed.out_avals, ct_zero)]
+    ins = backward_pass(as_linear, res, ct_all)
+    return [instantiate(c, v.aval) for c, v in zip(ins, lin_vars)]
+
+  t_closed, _ = trace_to_jaxpr(fun, res_avals + ct_avals)
+  return hoist_consts(t_closed)
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+  linear = tuple(is_undefined(x) for x in args)
+  ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
+                  for c, a in zip(cts, jaxpr.out_avals))
+  if all(ct_zero):
+    return [Zero(x.aval) if is_undefined(x) else None for x in args]
+  t_closed, consts = _cached(("t", jaxpr, linear, ct_zero),
+                             lambda: _transpose_jaxpr(jaxpr, linear, ct_zero))
+  outs = jit_p.bind(*consts, *[x for x in args if not is_undefined(x)],
+                    *[c for c, z in zip(cts, ct_zero) if not z],
+                    jaxpr=t_closed, name=f"transpose({name})")
+  it = iter(outs)
+  return [next(it) if lin else None for lin in linear]
+
+
+jit_p.def_rules(jvp=_jit_jvp, partial_eval=_jit_partial_eval, transpose=_jit_transpose)

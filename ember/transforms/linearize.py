@@ -1,0 +1,424 @@
+"""Reverse mode: linearize = jvp + partial evaluation; vjp = linearize + transposition;
+grad = vjp with a cotangent of one.
+
+``LinearizeTrace`` is a staging trace that stages only the equations that depend on its inputs
+(the tangents) and evaluates every other one on its parent trace. Running ``jvp`` on top of it
+therefore computes the primal outputs (concretely, or on the enclosing trace) and records the
+tangent computation as a jaxpr that is linear in its inputs; its consts are the residuals.
+``backward_pass`` runs that jaxpr backwards with the primitives' transpose rules.
+
+Example:
+    >>> import ember, ember.numpy as jnp
+    >>> ember.grad(lambda x: jnp.sin(x) * x)(1.0)
+    Array(1.3817732, dtype=float32, weak_type=True)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ember import dtypes, pytree
+from ember.core import trace as core
+from ember.core.aval import ShapedArray
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
+                                      tangent_aval, float0)
+from ember.transforms.jvp import JVPTrace
+from ember.transforms.staging import DynamicJaxprTrace, JaxprTracer
+
+__all__ = ["LinearizeTrace", "linearize_flat", "backward_pass", "linearize", "vjp", "grad",
+           "value_and_grad", "linear_transpose"]
+
+
+class LinearizeTrace(DynamicJaxprTrace):
+  """Stages what depends on its inputs; evaluates everything else on the parent trace."""
+  __slots__ = ()
+
+  def __repr__(self):
+    return "LinearizeTrace"
+
+  def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
+    if not any(type(x) is JaxprTracer and x._trace is self for x in args):
+      with core.set_current_trace(self.parent):
+        return prim.bind(*args, **params)
+    if prim.partial_eval is not None:
+      return prim.partial_eval(self, args, params)
+    return super().process_primitive(prim, args, params)
+
+  def is_unknown(self, x) -> bool:
+    return type(x) is JaxprTracer and x._trace is self
+
+  def stage(self, prim: core.Primitive, args: Sequence, params: dict):
+    """Record ``prim`` applied to ``args`` (some of them this trace's tracers)."""
+    return DynamicJaxprTrace.process_primitive(self, prim, tuple(args), params)
+
+
+def linearize_flat(fun: Callable, primals: Sequence):
+  """``fun``'s outputs at ``primals`` and its linearization as a closed jaxpr mapping input
+  tangents to output tangents (its consts are the residuals)."""
+  parent = core.current_trace()
+  lin = LinearizeTrace(parent)
+  in_avals = [tangent_aval(core.get_aval(p)) for p in primals]
+  tangents = [lin.new_arg(a) for a in in_avals]
+  jvp_trace = JVPTrace(lin)
+  ins = [jvp_trace.wrap(p, Zero(a) if a.dtype == float0 else t)
+         for p, t, a in zip(primals, tangents, in_avals)]
+  try:
+    with core.set_current_trace(jvp_trace):
+      outs = fun(*ins)
+    primals_out, tangents_out = [], []
+    for x in outs:
+      p, t = jvp_trace.unpack(x)
+      primals_out.append(p)
+      tangents_out.append(t)
+    out_avals = [tangent_aval(core.get_aval(p)) for p in primals_out]
+    zero_out = [type(t) is Zero for t in tangents_out]
+    with core.set_current_trace(lin):
+      t_vals = [_zeros(a) if z else t for t, a, z in zip(tangents_out, out_avals, zero_out)]
+    closed = lin.to_jaxpr(t_vals)
+  finally:
+    lin.alive = False
+  return primals_out, closed, out_avals
+
+
+def _zeros(aval: ShapedArray):
+  if aval.dtype == float0:
+    return np.zeros(aval.shape, float0)
+  return instantiate(Zero(aval))
+
+
+def _is_linear(v, linear: set) -> bool:
+  return isinstance(v, Var) and id(v) in linear
+
+
+def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
+  """Cotangents of a linear jaxpr's inputs, given its outputs' cotangents (values or Zero)."""
+  known = {id(v): c for v, c in zip(jaxpr.constvars, consts)}
+  linear = {id(v) for v in jaxpr.invars}
+  for eqn in jaxpr.eqns:
+    if any(_is_linear(v, linear) for v in eqn.invars):
+      linear.update(id(v) for v in eqn.outvars)
+  cts: dict[int, Any] = {}
+
+  def accumulate(v, ct):
+    if type(ct) is Zero or ct is None or not _is_linear(v, linear):
+      return
+    prev = cts.get(id(v))
+    cts[id(v)] = ct if prev is None else add_tangents(prev, ct)
+
+  def read(v):
+    if isinstance(v, Literal):
+      return v.val
+    if _is_linear(v, linear):
+      return UndefinedPrimal(v.aval)
+    return known[id(v)]
+
+  for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
+    accumulate(v, ct)
+  for eqn in reversed(jaxpr.eqns):
+    if not any(_is_linear(v, linear) for v in eqn.invars):
+      # a non-linear equation inside a linear jaxpr (e.g. from a jit's partial evaluation)
+      outs = eqn.primitive.bind(*[read(v) for v in eqn.invars], **eqn.params)
+      outs = outs if eqn.primitive.multiple_results else [outs]
+      for v, o in zip(eqn.outvars, outs):
+        known[id(v)] = o
+      continue
+    ct_outs = [cts.pop(id(v), None) for v in eqn.outvars]
+    if all(c is None for c in ct_outs):
+      continue
+    ct_outs = [Zero(v.aval) if c is None else c for c, v in zip(ct_outs, eqn.outvars)]
+    rule = eqn.primitive.rule("transpose")
+    ct_ins = rule(ct_outs if eqn.primitive.multiple_results else ct_outs[0],
+                  *[read(v) for v in eqn.invars], **eqn.params)
+    for v, ct in zip(eqn.invars, ct_ins):
+      accumulate(v, ct)
+  return [cts.get(id(v), Zero(v.aval)) for v in jaxpr.invars]
+
+
+def _forward_known(jaxpr: Jaxpr, known: dict, linear: set) -> None:
+  pass
+
+
+# --- public API ------------------------------------------------------------------------------
+
+def _flatten_fun(fun, in_tree, has_aux: bool, aux_box: list, out_box: list):
+  def flat_fun(*xs):
+    out = fun(*pytree.unflatten(in_tree, xs))
+    if has_aux:
+      if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError("has_aux=True requires the function to return a pair (output, aux), "
+                        f"got {type(out).__name__}.")
+      out, aux = out
+      aux_leaves, aux_tree = pytree.flatten(aux)
+      aux_box.append((aux_tree, len(aux_leaves)))
+      leaves, tree = pytree.flatten(out)
+      out_box.append(tree)
+      return list(leaves) + list(aux_leaves)
+    leaves, tree = pytree.flatten(out)
+    out_box.append(tree)
+    return leaves
+  return flat_fun
+
+
+def _check_outputs(leaves, what: str):
+  for x in leaves:
+    try:
+      core.get_aval(x)
+    except TypeError:
+      raise TypeError(f"{what}: the function must return arrays (a pytree of them), got a value "
+                      f"of type {type(x).__name__}: {x!r}") from None
+
+
+def _split_aux(primals_out, aux_box, has_aux):
+  if not has_aux:
+    return primals_out, None
+  aux_tree, n = aux_box[0]
+  main = primals_out[:len(primals_out) - n]
+  aux = pytree.unflatten(aux_tree, primals_out[len(primals_out) - n:])
+  return main, aux
+
+
+class _VJP:
+  """The function returned by ``vjp``: cotangents of the outputs -> cotangents of the inputs."""
+
+  def __init__(self, closed, out_tree, out_avals, in_tree, in_avals, n_main):
+    self.closed, self.out_tree, self.out_avals = closed, out_tree, out_avals
+    self.in_tree, self.in_avals, self.n_main = in_tree, in_avals, n_main
+
+  def __call__(self, *cts):
+    ct = cts[0] if len(cts) == 1 else cts
+    leaves, tree = pytree.flatten(ct)
+    if tree != self.out_tree:
+      raise TypeError(f"Tree structure of cotangent input {tree}, does not match structure of "
+                      f"primal output {self.out_tree}.")
+    for i, (c, a) in enumerate(zip(leaves, self.out_avals)):
+      ca = core.get_aval(c)
+      if ca.shape != a.shape:
+        raise ValueError(f"Shape of cotangent input to vjp pullback function {ca.shape} must "
+                         f"be the same as the shape of corresponding primal input {a.shape} "
+                         f"(cotangent leaf {i}).")
+    n_aux = len(self.closed.jaxpr.outvars) - self.n_main
+    ct_all = list(leaves) + [Zero(a) for a in self.out_avals[self.n_main:]][:n_aux]
+    ct_all = [Zero(a) if (isinstance(c, np.ndarray) and c.dtype == float0) else c
+              for c, a in zip(ct_all, self.out_avals)]
+    ins = backward_pass(self.closed.jaxpr, self.closed.consts, ct_all)
+    outs = [_zeros(a) if type(c) is Zero else c for c, a in zip(ins, self.in_avals)]
+    return pytree.unflatten(self.in_tree, outs)
+
+
+def vjp(fun: Callable, *primals, has_aux: bool = False):
+  """``fun(*primals)`` and a function mapping output cotangents to input cotangents.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> y, f_vjp = ember.vjp(jnp.sin, 0.0)
+      >>> f_vjp(1.0)
+      (Array(1., dtype=float32, weak_type=True),)
+  """
+  leaves, in_tree = pytree.flatten(primals)
+  aux_box, out_box = [], []
+  flat = _flatten_fun(fun, in_tree, has_aux, aux_box, out_box)
+  primals_out, closed, out_avals = linearize_flat(flat, leaves)
+  _check_outputs(primals_out, "vjp")
+  main, aux = _split_aux(primals_out, aux_box, has_aux)
+  n_main = len(main)
+  pullback = _VJP(closed, out_box[0], out_avals, in_tree,
+                  [tangent_aval(core.get_aval(p)) for p in leaves], n_main)
+  out = pytree.unflatten(out_box[0], main)
+  return (out, pullback, aux) if has_aux else (out, pullback)
+
+
+def linearize(fun: Callable, *primals, has_aux: bool = False):
+  """``fun(*primals)`` and its linearization ``f_jvp(*tangents)`` (a linear function).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> y, f_jvp = ember.linearize(jnp.sin, 0.0)
+      >>> f_jvp(2.0)
+      Array(2., dtype=float32, weak_type=True)
+  """
+  from ember.core.eval import eval_jaxpr
+  leaves, in_tree = pytree.flatten(primals)
+  aux_box, out_box = [], []
+  flat = _flatten_fun(fun, in_tree, has_aux, aux_box, out_box)
+  primals_out, closed, out_avals = linearize_flat(flat, leaves)
+  main, aux = _split_aux(primals_out, aux_box, has_aux)
+  n_main = len(main)
+  out_tree = out_box[0]
+
+  def f_jvp(*tangents):
+    t_leaves, t_tree = pytree.flatten(tangents)
+    if t_tree != in_tree:
+      raise TypeError(f"linearized function called with tangents of structure {t_tree}, "
+                      f"expected {in_tree}.")
+    outs = eval_jaxpr(closed.jaxpr, closed.consts, *t_leaves)
+    return pytree.unflatten(out_tree, outs[:n_main])
+
+  out = pytree.unflatten(out_tree, main)
+  return (out, f_jvp, aux) if has_aux else (out, f_jvp)
+
+
+def linear_transpose(fun: Callable, *primals, reduce_axes=()):
+  """The transpose of the linear function ``fun`` at primals of the given shapes/dtypes.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> f_t = ember.linear_transpose(lambda x: 2.0 * x, 1.0)
+      >>> f_t(3.0)
+      (Array(6., dtype=float32, weak_type=True),)
+  """
+  from ember.transforms.staging import make_jaxpr
+  leaves, in_tree = pytree.flatten(primals)
+  out_box = []
+
+  def flat(*xs):
+    out = fun(*pytree.unflatten(in_tree, xs))
+    o, tree = pytree.flatten(out)
+    out_box.append(tree)
+    return o
+
+  closed = make_jaxpr(flat)(*leaves)
+  in_avals = [core.get_aval(x) for x in leaves]
+  for a in in_avals:
+    if not dtypes.is_inexact(a.dtype):
+      raise TypeError(f"linear_transpose only supports [float or complex] -> [float or complex], "
+                      f"got an input of dtype {a.dtype.name}.")
+
+  def transposed(*cts):
+    ct = cts[0] if len(cts) == 1 else cts
+    ct_leaves, tree = pytree.flatten(ct)
+    if tree != out_box[0]:
+      raise TypeError(f"cotangent tree structure {tree} does not match the output's "
+                      f"{out_box[0]}.")
+    ins = backward_pass(closed.jaxpr, closed.consts, ct_leaves)
+    return pytree.unflatten(in_tree, [_zeros(a) if type(c) is Zero else c
+                                      for c, a in zip(ins, in_avals)])
+  return transposed
+
+
+def _argnums_tuple(argnums, nargs: int, fname: str):
+  seq = isinstance(argnums, (tuple, list))
+  nums = tuple(argnums) if seq else (argnums,)
+  for a in nums:
+    if not isinstance(a, (int, np.integer)):
+      raise TypeError(f"argnums must be an int or a tuple of ints, got {argnums!r}.")
+    if not -nargs <= a < nargs:
+      raise ValueError(f"{fname}: argnums {argnums!r} out of bounds for a function called with "
+                       f"{nargs} positional arguments.")
+  return tuple(a % nargs for a in nums), seq
+
+
+def _check_input_dtype(x, holomorphic: bool, allow_int: bool, fname: str):
+  for leaf in pytree.tree_leaves(x):
+    dt = core.get_aval(leaf).dtype
+    if holomorphic:
+      if not dtypes.is_complex(dt):
+        raise TypeError(f"{fname} with holomorphic=True requires inputs with complex dtype, but "
+                        f"got {dt.name}.")
+    elif dtypes.is_complex(dt):
+      continue  # JAX allows complex inputs without holomorphic (the result is conj-linear)
+    elif not dtypes.is_float(dt) and not allow_int:
+      raise TypeError(
+          f"{fname} requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
+          f"np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
+          "inputs, use vjp or set allow_int to True.")
+
+
+def _check_scalar_output(out, holomorphic: bool, fname: str):
+  leaves = pytree.tree_leaves(out)
+  if len(leaves) != 1:
+    raise TypeError(f"{fname} requires the function to return a single array (a scalar), got a "
+                    f"pytree with {len(leaves)} leaves. Use jacrev or vjp for other outputs.")
+  aval = core.get_aval(leaves[0])
+  if aval.shape != ():
+    raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: "
+                    f"{aval.shape}. Use ember.jacrev or ember.vjp for non-scalar outputs.")
+  if holomorphic:
+    if not dtypes.is_complex(aval.dtype):
+      raise TypeError(f"{fname} with holomorphic=True requires outputs with complex dtype, but "
+                      f"got {aval.dtype.name}.")
+  elif not dtypes.is_float(aval.dtype):
+    if dtypes.is_complex(aval.dtype):
+      raise TypeError(
+          f"{fname} requires real-valued outputs (output dtype that is a sub-dtype of "
+          f"np.floating), but got {aval.dtype.name}. For holomorphic differentiation, pass "
+          "holomorphic=True. For differentiation of non-holomorphic functions involving complex "
+          "outputs, use jax.vjp directly.")
+    raise TypeError(
+        f"{fname} requires real-valued outputs (output dtype that is a sub-dtype of "
+        f"np.floating), but got {aval.dtype.name}. For differentiation of functions with "
+        "integer outputs, use jax.vjp directly.")
+  return aval
+
+
+def _one_like(aval: ShapedArray):
+  """A scalar one of ``aval``'s dtype and weak type (a literal when traced)."""
+  if aval.weak_type:
+    py = complex if dtypes.is_complex(aval.dtype) else float
+    if dtypes.canonicalize_dtype(py) == aval.dtype:
+      return py(1)
+    from ember import lax
+    return lax._convert_element_type(1, aval.dtype, True)
+  return np.ones((), aval.dtype)
+
+
+def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+                   allow_int: bool = False, reduce_axes=()):
+  """A function returning ``(fun(*args), grad(fun)(*args))``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.value_and_grad(lambda x: x ** 2)(3.0)
+      (Array(9., dtype=float32, weak_type=True), Array(6., dtype=float32, weak_type=True))
+  """
+  fname = "grad" if getattr(fun, "_ember_grad", False) else "value_and_grad"
+
+  def value_and_grad_f(*args, **kwargs):
+    nums, seq = _argnums_tuple(argnums, len(args), fname)
+    diff = tuple(args[i] for i in nums)
+    _check_input_dtype(diff, holomorphic, allow_int, fname)
+
+    def partial_fun(*d):
+      full = list(args)
+      for i, v in zip(nums, d):
+        full[i] = v
+      return fun(*full, **kwargs)
+
+    if has_aux:
+      ans, pullback, aux = vjp(partial_fun, *diff, has_aux=True)
+    else:
+      ans, pullback = vjp(partial_fun, *diff)
+    aval = _check_scalar_output(ans, holomorphic, fname)
+    ct = _one_like(aval)
+    grads = pullback(ct)
+    g = grads if seq else grads[0]
+    return ((ans, aux), g) if has_aux else (ans, g)
+
+  return value_and_grad_f
+
+
+def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+         allow_int: bool = False, reduce_axes=()):
+  """The gradient of the scalar function ``fun`` with respect to argument(s) ``argnums``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.grad(lambda x: jnp.sin(x) * x)(1.0)
+      Array(1.3817732, dtype=float32, weak_type=True)
+  """
+  vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+  def grad_f(*args, **kwargs):
+    out = vg(*args, **kwargs)
+    if has_aux:
+      (_, aux), g = out
+      return g, aux
+    return out[1]
+
+  try:
+    import functools
+    grad_f = functools.wraps(fun)(grad_f)
+  except (AttributeError, TypeError):
+    pass
+  return grad_f

@@ -1,0 +1,121 @@
+"""The autodiff transforms: jvp, linearize, vjp, grad, value_and_grad, linear_transpose, and
+their composition with jit (rules of individual primitives are tested in test_ad_*.py)."""
+import numpy as np
+import pytest
+
+import ember
+import ember.numpy as jnp
+
+
+def f(x):
+  return jnp.sin(x) * x
+
+
+def df(x):
+  return np.cos(x) * x + np.sin(x)
+
+
+def test_grad_value_and_grad_jvp_vjp_linearize_agree():
+  x = 1.3
+  np.testing.assert_allclose(float(ember.grad(f)(x)), df(x), rtol=1e-6)
+  v, g = ember.value_and_grad(f)(x)
+  np.testing.assert_allclose([float(v), float(g)], [np.sin(x) * x, df(x)], rtol=1e-6)
+  y, t = ember.jvp(f, (x,), (2.0,))
+  np.testing.assert_allclose(float(t), 2 * df(x), rtol=1e-6)
+  y, f_vjp = ember.vjp(f, x)
+  (ct,) = f_vjp(3.0)
+  np.testing.assert_allclose(float(ct), 3 * df(x), rtol=1e-6)
+  y, f_jvp = ember.linearize(f, x)
+  np.testing.assert_allclose(float(f_jvp(0.5)), 0.5 * df(x), rtol=1e-6)
+
+
+def test_grad_keeps_weak_type_and_prints_like_jax():
+  assert repr(ember.grad(lambda x: x * x)(3.0)) == "Array(6., dtype=float32, weak_type=True)"
+  assert str(ember.make_jaxpr(ember.grad(f))(1.0)) == (
+      "{ lambda ; a:f32[]. let\n"
+      "    b:f32[] = sin a\n"
+      "    c:f32[] = cos a\n"
+      "    d:f32[] = mul b a\n"
+      "    e:f32[] = mul b 1.0:f32[]\n"
+      "    f:f32[] = mul 1.0:f32[] a\n"
+      "    g:f32[] = mul f c\n"
+      "    h:f32[] = add_any e g\n"
+      "  in (h,) }")
+
+
+def test_no_perturbation_confusion():
+  assert float(ember.grad(lambda x: ember.grad(lambda y: x * y)(1.0))(2.0)) == 1.0
+  out = ember.jvp(lambda x: ember.jvp(lambda y: x * y, (1.0,), (1.0,))[1], (2.0,), (1.0,))
+  assert [float(v) for v in out] == [2.0, 1.0]
+
+
+def test_higher_order():
+  x = 0.7
+  d2 = -np.sin(x) * x + 2 * np.cos(x)
+  np.testing.assert_allclose(float(ember.grad(ember.grad(f))(x)), d2, rtol=1e-5)
+  np.testing.assert_allclose(float(ember.jvp(ember.grad(f), (x,), (1.0,))[1]), d2, rtol=1e-5)
+
+
+def test_pytrees_and_argnums():
+  params = {"w": jnp.array([1.0, 2.0]), "b": 0.5}
+  loss = lambda p, x: jnp.sum((p["w"] * x + p["b"]) ** 2)
+  x = jnp.array([3.0, -1.0])
+  g = ember.grad(loss)(params, x)
+  r = np.array([1.0 * 3 + 0.5, 2.0 * -1 + 0.5])
+  np.testing.assert_allclose(np.asarray(g["w"]), 2 * r * np.array([3.0, -1.0]), rtol=1e-6)
+  np.testing.assert_allclose(float(g["b"]), 2 * r.sum(), rtol=1e-6)
+  gw, gx = ember.grad(loss, argnums=(0, 1))(params, x)
+  np.testing.assert_allclose(np.asarray(gx), 2 * r * np.array([1.0, 2.0]), rtol=1e-6)
+  (val, aux), g = ember.value_and_grad(lambda p, x: (loss(p, x), {"n": 2}), has_aux=True)(
+      params, x)
+  assert aux == {"n": 2}
+  g2, aux2 = ember.grad(lambda p, x: (loss(p, x), x * 2), has_aux=True)(params, x)
+  np.testing.assert_allclose(np.asarray(aux2), [6.0, -2.0])
+
+
+def test_composition_with_jit():
+  jf = ember.jit(f)
+  x = 0.9
+  for g in (ember.grad(jf), ember.jit(ember.grad(f)), ember.jit(ember.grad(jf))):
+    np.testing.assert_allclose(float(g(x)), df(x), rtol=1e-6)
+  np.testing.assert_allclose(float(ember.jvp(jf, (x,), (1.0,))[1]), df(x), rtol=1e-6)
+  np.testing.assert_allclose(float(ember.grad(ember.grad(jf))(x)),
+                             -np.sin(x) * x + 2 * np.cos(x), rtol=1e-5)
+  traces = []
+
+  @ember.jit
+  def h(y):
+    traces.append(1)
+    return jnp.sin(y) * y
+
+  ember.grad(h)(0.3)
+  ember.grad(h)(0.4)
+  assert len(traces) == 1  # differentiating through jit does not re-run the Python
+
+
+def test_linear_transpose():
+  t = ember.linear_transpose(lambda x: jnp.stack([2.0 * x, -x]), jnp.ones(3))
+  (out,) = t(jnp.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]]))
+  np.testing.assert_allclose(np.asarray(out), [1.0, 3.0, 5.0])
+
+
+def test_integer_inputs_and_float0():
+  with pytest.raises(TypeError, match="grad requires real- or complex-valued inputs"):
+    ember.grad(lambda x: x * 2.0)(1)
+  g = ember.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)
+  assert float(g[0]) == 3.0 and g[1].dtype == ember.dtypes.float0
+  y, t = ember.jvp(lambda n: n * 2, (3,), (np.zeros((), ember.dtypes.float0),))
+  assert int(y) == 6 and t.dtype == ember.dtypes.float0
+
+
+def test_errors():
+  with pytest.raises(TypeError, match="Gradient only defined for scalar-output functions"):
+    ember.grad(lambda x: x * jnp.ones(3))(1.0)
+  with pytest.raises(ValueError, match="argnums"):
+    ember.grad(f, argnums=3)(1.0)
+  with pytest.raises(TypeError, match="has_aux=True requires"):
+    ember.grad(lambda x: x * 2.0, has_aux=True)(1.0)
+  with pytest.raises(TypeError, match="primal and tangent arguments to jax.jvp do not match"):
+    ember.jvp(f, (1.0,), (np.int32(1),))
+  with pytest.raises(ValueError, match="different primal and tangent shapes"):
+    ember.jvp(f, (jnp.ones(2),), (jnp.ones(3),))
