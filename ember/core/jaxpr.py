@@ -209,7 +209,7 @@ def _pp_eqn(eqn: JaxprEqn, names: _Names):
   prim = eqn.primitive
   pp_params = getattr(prim, "pp_params", None)
   params = pp_params(eqn.params) if pp_params else dict(sorted(eqn.params.items()))
-  sub = params.get("jaxpr")
+  sub = params.get("jaxpr") if getattr(prim, "pp_alias_jaxpr", False) else None
   if isinstance(sub, (ClosedJaxpr, Jaxpr)):
     inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
     if len(inner.invars) == len(eqn.invars):

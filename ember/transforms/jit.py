@@ -72,6 +72,7 @@ def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str):
 
 
 jit_p.def_rules(abstract_eval=_jit_abstract_eval, impl=_jit_impl, lower=_jit_lower)
+jit_p.pp_alias_jaxpr = True  # the inner jaxpr's binders print with the caller's names
 jit_p.pp_params = lambda params: {"name": params["name"], "jaxpr": params["jaxpr"]}
 
 

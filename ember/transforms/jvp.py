@@ -108,6 +108,10 @@ def _as_tangent_value(t, aval):
     if aval.dtype == float0:
       return np.zeros(aval.shape, float0)
     return instantiate(t)
+  if isinstance(t, (bool, int, float, complex, np.ndarray, np.generic)):
+    from ember.backend.array import abstractify, to_buffer
+    from ember.backend.client import default_device
+    return to_buffer(t, abstractify(t), default_device())
   return t
 
 

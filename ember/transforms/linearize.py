@@ -114,15 +114,17 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
       return UndefinedPrimal(v.aval)
     return known[id(v)]
 
-  for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
-    accumulate(v, ct)
-  for eqn in reversed(jaxpr.eqns):
+  # Non-linear equations (primal recomputation, e.g. inside checkpoint) run forwards first.
+  for eqn in jaxpr.eqns:
     if not any(_is_linear(v, linear) for v in eqn.invars):
-      # a non-linear equation inside a linear jaxpr (e.g. from a jit's partial evaluation)
       outs = eqn.primitive.bind(*[read(v) for v in eqn.invars], **eqn.params)
       outs = outs if eqn.primitive.multiple_results else [outs]
       for v, o in zip(eqn.outvars, outs):
         known[id(v)] = o
+  for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
+    accumulate(v, ct)
+  for eqn in reversed(jaxpr.eqns):
+    if not any(_is_linear(v, linear) for v in eqn.invars):
       continue
     ct_outs = [cts.pop(id(v), None) for v in eqn.outvars]
     if all(c is None for c in ct_outs):
@@ -134,10 +136,6 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
     for v, ct in zip(eqn.invars, ct_ins):
       accumulate(v, ct)
   return [cts.get(id(v), Zero(v.aval)) for v in jaxpr.invars]
-
-
-def _forward_known(jaxpr: Jaxpr, known: dict, linear: set) -> None:
-  pass
 
 
 # --- public API ------------------------------------------------------------------------------

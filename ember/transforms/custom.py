@@ -1,0 +1,387 @@
+"""User-defined derivatives and gradient control: custom_jvp, custom_vjp, stop_gradient,
+checkpoint (remat).
+
+Each is a primitive carrying a traced jaxpr of the function; the differentiation rules call the
+user's rule (custom_jvp, custom_vjp) or recompute (checkpoint), and every other transform sees an
+ordinary call.
+
+Example:
+    >>> import ember, ember.numpy as jnp
+    >>> @ember.custom_jvp
+    ... def f(x):
+    ...   return jnp.sin(x)
+    >>> @f.defjvp
+    ... def f_jvp(primals, tangents):
+    ...   return f(primals[0]), 2.0 * tangents[0]
+    >>> ember.grad(f)(0.3)
+    Array(2., dtype=float32, weak_type=True)
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ember import pytree
+from ember.core import trace as core
+from ember.core.eval import eval_jaxpr
+from ember.core.jaxpr import ClosedJaxpr
+from ember.backend import lowering
+from ember.transforms.ad_util import (Zero, instantiate, is_undefined, tangent_aval, float0)
+from ember.transforms.staging import trace_to_jaxpr
+from ember.transforms.jit import hoist_consts
+
+__all__ = ["custom_jvp", "custom_vjp", "stop_gradient", "checkpoint", "remat"]
+
+
+def _call_impl(*args, call_jaxpr: ClosedJaxpr, **_):
+  return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
+def _call_lower(ctx, *args, call_jaxpr: ClosedJaxpr, **_):
+  consts = [ctx.constant(c, v.aval) for c, v in zip(call_jaxpr.consts,
+                                                     call_jaxpr.jaxpr.constvars)]
+  return lowering.lower_jaxpr(ctx, call_jaxpr.jaxpr, consts, list(args))
+
+
+def _trace_flat(fun, args, kwargs, what: str):
+  leaves, in_tree = pytree.flatten(args)
+  out_box = []
+
+  def flat(*xs):
+    out = fun(*pytree.unflatten(in_tree, xs), **kwargs)
+    o, tree = pytree.flatten(out)
+    out_box.append(tree)
+    return o
+
+  closed, _ = trace_to_jaxpr(flat, [core.get_aval(x) for x in leaves])
+  closed, consts = hoist_consts(closed)
+  return closed, consts, leaves, in_tree, out_box[0]
+
+
+# --- stop_gradient ------------------------------------------------------------------------------
+
+stop_gradient_p = core.Primitive("stop_gradient")
+stop_gradient_p.def_rules(
+    abstract_eval=lambda x: x,
+    lower=lambda ctx, x: x,
+    jvp=lambda primals, tangents: (stop_gradient_p.bind(*primals),
+                                   Zero(tangent_aval(core.get_aval(primals[0])))))
+
+
+def stop_gradient(x):
+  """``x`` with zero derivative (on every leaf of a pytree).
+
+  Example:
+      >>> import ember
+      >>> ember.grad(lambda x: x * ember.lax.stop_gradient(x))(3.0)
+      Array(3., dtype=float32, weak_type=True)
+  """
+  def leaf(v):
+    from ember import dtypes
+    if not dtypes.is_inexact(core.get_aval(v).dtype):
+      return v
+    return stop_gradient_p.bind(v)
+  return pytree.tree_map(leaf, x)
+
+
+# --- custom_jvp ---------------------------------------------------------------------------------
+
+custom_jvp_call_p = core.Primitive("custom_jvp_call", multiple_results=True)
+
+
+def _materialize(t):
+  if type(t) is not Zero:
+    return t
+  return np.zeros(t.aval.shape, float0) if t.aval.dtype == float0 else instantiate(t)
+
+
+def _custom_jvp_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_zeros, num_consts):
+  consts, primals = primals[:num_consts], primals[num_consts:]
+  tangents = tangents[num_consts:]
+  ts = [_materialize(t) for t in tangents]
+  return jvp(consts, primals, ts)
+
+
+custom_jvp_call_p.def_rules(
+    abstract_eval=lambda *avals, call_jaxpr, **_: call_jaxpr.out_avals,
+    impl=_call_impl, lower=_call_lower, jvp=_custom_jvp_jvp)
+custom_jvp_call_p.pp_params = lambda p: {"name": p["name"], "call_jaxpr": p["call_jaxpr"],
+                                         "jvp": p["jvp"], "symbolic_zeros": p["symbolic_zeros"]}
+
+
+class custom_jvp:
+  """A function with a user-defined jvp rule (used by forward and reverse mode alike).
+
+  ``f.defjvp(rule)`` with ``rule(primals, tangents) -> (primal_out, tangent_out)``;
+  ``f.defjvps(*fns)`` with one ``fn(tangent_i, primal_out, *primals)`` per argument.
+  """
+
+  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    functools.update_wrapper(self, fun)
+    self.fun = fun
+    self.nondiff_argnums = tuple(nondiff_argnums)
+    self.jvp = None
+    self.symbolic_zeros = False
+
+  def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
+    self.jvp = jvp
+    self.symbolic_zeros = symbolic_zeros
+    return jvp
+
+  def defjvps(self, *jvps: Callable | None) -> None:
+    def jvp(primals, tangents):
+      out = self(*primals)
+      acc = None
+      for fn, t in zip(jvps, tangents):
+        if fn is None:
+          continue
+        term = fn(t, out, *primals)
+        acc = term if acc is None else pytree.tree_map(lambda a, b: a + b, acc, term)
+      if acc is None:
+        acc = pytree.tree_map(lambda o: o * 0, out)
+      return out, acc
+    self.defjvp(jvp)
+
+  def __get__(self, obj, objtype=None):
+    return self if obj is None else functools.partial(self, obj)
+
+  def __call__(self, *args, **kwargs):
+    if self.jvp is None:
+      raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using "
+                           "defjvp.")
+    if kwargs:
+      import inspect
+      bound = inspect.signature(self.fun).bind(*args, **kwargs)
+      bound.apply_defaults()
+      args, kwargs = bound.args, {}
+    nondiff = {i: args[i] for i in self.nondiff_argnums}
+    dyn = [a for i, a in enumerate(args) if i not in nondiff]
+
+    def with_nondiff(d):
+      it = iter(d)
+      return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+
+    closed, consts, leaves, in_tree, out_tree = _trace_flat(
+        lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_jvp")
+    user_jvp = self.jvp
+    n_out = len(closed.out_avals)
+
+    def flat_jvp(c, primals, tangents):
+      p_args = pytree.unflatten(in_tree, primals)
+      t_args = pytree.unflatten(in_tree, tangents)
+      nd = [nondiff[i] for i in sorted(nondiff)]
+      if nd:
+        out, t_out = user_jvp(*nd, tuple(p_args), tuple(t_args))
+      else:
+        out, t_out = user_jvp(tuple(p_args), tuple(t_args))
+      o_leaves, o_tree = pytree.flatten(out)
+      t_leaves, t_tree = pytree.flatten(t_out)
+      if o_tree != out_tree or t_tree != out_tree:
+        raise TypeError(
+            f"Custom JVP rule of {self.__name__} must produce primal and tangent outputs with "
+            f"the same container structure as the function's output {out_tree}; got primal "
+            f"structure {o_tree} and tangent structure {t_tree}.")
+      if len(o_leaves) != n_out:
+        raise TypeError("custom_jvp rule returned the wrong number of outputs")
+      return o_leaves, t_leaves
+
+    outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=closed, jvp=flat_jvp,
+                                  name=self.__name__, symbolic_zeros=self.symbolic_zeros,
+                                  num_consts=len(consts))
+    return pytree.unflatten(out_tree, outs)
+
+
+# --- custom_vjp ---------------------------------------------------------------------------------
+
+custom_vjp_call_p = core.Primitive("custom_vjp_call", multiple_results=True)
+custom_lin_p = core.Primitive("custom_lin", multiple_results=True)
+
+
+def _custom_vjp_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_zeros,
+                    num_consts):
+  primals = primals[num_consts:]
+  tangents = tangents[num_consts:]
+  out, res = fwd(primals)
+  ts = [instantiate(t) if type(t) is Zero and t.aval.dtype != float0 else t for t in tangents]
+  ts = [t for t in ts if type(t) is not Zero]
+  nz = tuple(type(t) is not Zero for t in tangents)
+  t_out = custom_lin_p.bind(*res, *ts, num_res=len(res), bwd=bwd, nonzero=nz,
+                            in_avals=tuple(tangent_aval(core.get_aval(p)) for p in primals),
+                            out_avals=tuple(tangent_aval(core.get_aval(o)) for o in out))
+  return out, t_out
+
+
+def _custom_lin_impl(*args, **params):
+  raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+def _custom_lin_transpose(cts, *args, num_res, bwd, nonzero, in_avals, out_avals):
+  res = args[:num_res]
+  cts = [instantiate(c, a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
+  ct_in = bwd(res, cts)
+  ct_iter = iter(ct_in)
+  out = [None] * num_res
+  for nz, a in zip(nonzero, in_avals):
+    c = next(ct_iter)
+    if nz:
+      out.append(Zero(a) if c is None else c)
+  return out
+
+
+custom_vjp_call_p.def_rules(
+    abstract_eval=lambda *avals, call_jaxpr, **_: call_jaxpr.out_avals,
+    impl=_call_impl, lower=_call_lower, jvp=_custom_vjp_jvp)
+custom_vjp_call_p.pp_params = lambda p: {"name": p["name"], "bwd": p["bwd"],
+                                         "call_jaxpr": p["call_jaxpr"], "fwd": p["fwd"],
+                                         "symbolic_zeros": p["symbolic_zeros"]}
+custom_lin_p.def_rules(
+    abstract_eval=lambda *avals, out_avals, **_: list(out_avals),
+    impl=_custom_lin_impl, transpose=_custom_lin_transpose)
+
+
+class custom_vjp:
+  """A function with a user-defined vjp: ``f.defvjp(fwd, bwd)`` where ``fwd(*args) -> (out,
+  residuals)`` and ``bwd(residuals, ct_out) -> tuple of cts, one per (differentiable) arg``."""
+
+  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    functools.update_wrapper(self, fun)
+    self.fun = fun
+    self.nondiff_argnums = tuple(nondiff_argnums)
+    self.fwd = self.bwd = None
+    self.symbolic_zeros = False
+
+  def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False) -> None:
+    self.fwd, self.bwd, self.symbolic_zeros = fwd, bwd, symbolic_zeros
+
+  def __get__(self, obj, objtype=None):
+    return self if obj is None else functools.partial(self, obj)
+
+  def __call__(self, *args, **kwargs):
+    if self.fwd is None:
+      raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using "
+                           "defvjp.")
+    if kwargs:
+      import inspect
+      bound = inspect.signature(self.fun).bind(*args, **kwargs)
+      bound.apply_defaults()
+      args = bound.args
+    nondiff = {i: args[i] for i in self.nondiff_argnums}
+    dyn = [a for i, a in enumerate(args) if i not in nondiff]
+
+    def with_nondiff(d):
+      it = iter(d)
+      return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+
+    closed, consts, leaves, in_tree, out_tree = _trace_flat(
+        lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_vjp")
+    user_fwd, user_bwd = self.fwd, self.bwd
+    nd = [nondiff[i] for i in sorted(nondiff)]
+    res_tree_box = []
+
+    def flat_fwd(primals):
+      out, res = user_fwd(*with_nondiff(pytree.unflatten(in_tree, primals)))
+      o_leaves, o_tree = pytree.flatten(out)
+      if o_tree != out_tree:
+        raise TypeError(f"Custom VJP fwd rule {getattr(user_fwd, '__name__', user_fwd)} must "
+                        f"produce a pair (output, residuals) whose output has the structure of "
+                        f"the function's output {out_tree}; got {o_tree}.")
+      r_leaves, r_tree = pytree.flatten(res)
+      res_tree_box[:] = [r_tree]
+      return o_leaves, r_leaves
+
+    def flat_bwd(res, cts):
+      r = pytree.unflatten(res_tree_box[0], res)
+      ct = pytree.unflatten(out_tree, cts)
+      out = user_bwd(*nd, r, ct) if nd else user_bwd(r, ct)
+      if not isinstance(out, (tuple, list)):
+        raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
+                        f"(non-static) argument; got {type(out).__name__}.")
+      ct_leaves, ct_tree = pytree.flatten(tuple(out), is_leaf=lambda x: x is None)
+      args_tree = pytree.flatten(pytree.unflatten(in_tree, [0] * in_tree.num_leaves))[1]
+      expanded = []
+      for c, p in zip(out, pytree.unflatten(in_tree, range(in_tree.num_leaves))):
+        n = len(pytree.tree_leaves(p))
+        if c is None:
+          expanded.extend([None] * n)
+        else:
+          expanded.extend(pytree.tree_leaves(c))
+      return expanded
+
+    outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=closed, fwd=flat_fwd,
+                                  bwd=flat_bwd, name=self.__name__,
+                                  symbolic_zeros=self.symbolic_zeros, num_consts=len(consts))
+    return pytree.unflatten(out_tree, outs)
+
+
+# --- checkpoint ---------------------------------------------------------------------------------
+
+def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_argnums=()):
+  """``fun``, but reverse mode recomputes its intermediates in the backward pass instead of
+  storing them (the residuals are only ``fun``'s inputs).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.grad(ember.checkpoint(lambda x: jnp.sin(x) * x))(1.0)
+      Array(1.3817732, dtype=float32, weak_type=True)
+  """
+  @functools.wraps(fun)
+  def wrapped(*args, **kwargs):
+    closed, consts, leaves, in_tree, out_tree = _trace_flat(fun, args, kwargs, "checkpoint")
+    outs = remat_p.bind(*consts, *leaves, jaxpr=closed, prevent_cse=prevent_cse,
+                        differentiated=False, policy=policy)
+    return pytree.unflatten(out_tree, outs)
+  return wrapped
+
+
+remat = checkpoint
+remat_p = core.Primitive("remat2", multiple_results=True)
+
+
+def _remat_impl(*args, jaxpr, **_):
+  return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+
+
+def _remat_lower(ctx, *args, jaxpr, **_):
+  return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, [], list(args))
+
+
+def _remat_jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy):
+  from ember.transforms.jit_rules import _jvp_jaxpr, _cached
+  nonzero = tuple(type(t) is not Zero for t in tangents)
+  (jvp_closed, consts), keep = _cached(("remat-jvp", jaxpr, nonzero),
+                                       lambda: _jvp_jaxpr(jaxpr, nonzero))
+  outs = remat_p.bind(*consts, *primals, *[t for t in tangents if type(t) is not Zero],
+                      jaxpr=jvp_closed, prevent_cse=prevent_cse, differentiated=True,
+                      policy=policy)
+  n = len(jaxpr.out_avals)
+  t_iter = iter(outs[n:])
+  return outs[:n], [next(t_iter) if k else Zero(tangent_aval(a))
+                    for k, a in zip(keep, jaxpr.out_avals)]
+
+
+def _remat_partial_eval(trace, args, params):
+  """Known outputs are computed now; unknown ones are staged with every input, so the backward
+  pass recomputes the primal intermediates instead of keeping them as residuals."""
+  from ember.transforms.jit_rules import partial_eval_jaxpr, _cached
+  jaxpr = params["jaxpr"]
+  unknowns = tuple(trace.is_unknown(x) for x in args)
+  known, _, out_unknown, _ = _cached(("remat-pe", jaxpr, unknowns),
+                                     lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  with core.set_current_trace(trace.parent):
+    known_outs = remat_p.bind(*[x for x, u in zip(args, unknowns) if not u], jaxpr=known,
+                              **{k: v for k, v in params.items() if k != "jaxpr"})
+  staged = trace.stage(remat_p, list(args), params)
+  k_iter = iter(known_outs)
+  return [s if u else next(k_iter) for s, u in zip(staged, out_unknown)]
+
+
+def _remat_transpose(cts, *args, jaxpr, **_):
+  from ember.transforms.jit_rules import _jit_transpose
+  return _jit_transpose(cts, *args, jaxpr=jaxpr, name="remat")
+
+
+remat_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals, impl=_remat_impl,
+                  lower=_remat_lower, jvp=_remat_jvp, partial_eval=_remat_partial_eval,
+                  transpose=_remat_transpose)
