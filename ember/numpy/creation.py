@@ -602,7 +602,8 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
       >>> jnp.geomspace(1, 100, 3)
       Array([  1.,  10., 100.], dtype=float32)
   """
-  from ember.numpy.ufuncs import divide, log10, multiply, sign
+  from ember.numpy.ufuncs import divide, multiply, sign
+  from ember.numpy.ufuncs_math import log10
   num = _check_num(num)
   check_arraylike("geomspace", start, stop)
   dt = _user_dtype(dtype, "geomspace")

@@ -482,7 +482,7 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=No
 
 
 def _trace(a, *, offset, axis1, axis2, dtype):
-  from ember.numpy.misc import _where_jit
+  from ember.numpy.searching import _where_jit
   shp = _shape(a)
   mask = _diagonal_mask(shp, axis1, axis2, offset)
   a = _where_jit(mask, a, lax.full(shp, 0, _dtype(a)))
@@ -517,7 +517,7 @@ def diag(v, k: int = 0):
 def _diag(v, *, k):
   n = _shape(v)[0] + abs(k)
   v = lax.pad(v, np.zeros((), _dtype(v)), ((builtins.max(-k, 0), builtins.max(k, 0), 0),))
-  from ember.numpy.misc import _where_jit
+  from ember.numpy.searching import _where_jit
   mask = _diagonal_mask((n, n), 0, 1, k)
   col = lax.broadcast_in_dim(v, (n, 1), (0,))
   return _where_jit(mask, col, np.zeros((), _dtype(v)))

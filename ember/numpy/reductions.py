@@ -26,7 +26,8 @@ from ember.core import trace as core
 from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, fold_scalar,
                                promote_dtypes_inexact, promote_dtypes_numeric)
 from ember.numpy.creation import broadcast_to, named_jit
-from ember.numpy.ufuncs import _where, logical_not
+from ember.numpy.ufuncs import _where
+from ember.numpy.ufuncs_logic import logical_not
 
 __all__ = [
     "sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "all", "any", "argmax",

@@ -18,7 +18,8 @@ import numpy as np
 from ember import dtypes
 from ember import lax
 from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes
-from ember.numpy.shape_ops import _dtype, _ndim, _shape, _slice_axis, _wrap, ravel, take
+from ember.numpy.shape_ops import _dtype, _ndim, _shape, _slice_axis, _wrap, ravel
+from ember.numpy.taking import take
 from ember.transforms.jit import jit as _jit
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "sort_complex",
