@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 import warnings
 from typing import NamedTuple, Sequence
 
@@ -28,6 +29,8 @@ from ember.core.trace import Primitive
 from ember.backend import lowering
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives import elementwise as ew
+from ember.core.trace import get_aval
+from ember.transforms.ad_util import Zero, defjvp, instantiate, is_undefined, tangent_aval
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode"]
 
@@ -304,6 +307,39 @@ gather_p = Primitive("gather")
 gather_p.def_rules(abstract_eval=_gather_abstract_eval, lower=_gather_lower)
 
 
+def _gather_jvp(t, operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                indices_are_sorted, mode, fill_value):
+  """The tangent gathers the same windows; out-of-bounds windows get a zero tangent."""
+  fill = 0 if mode == GatherScatterMode.FILL_OR_DROP else None
+  return gather_p.bind(t, indices, dimension_numbers=dimension_numbers, slice_sizes=slice_sizes,
+                       unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                       mode=mode, fill_value=fill)
+
+
+def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                      indices_are_sorted, mode, fill_value):
+  """Scatter-add the cotangent's windows into zeros of the operand's shape."""
+  from ember import lax
+  if not is_undefined(operand):
+    return [None, None]
+  if type(ct) is Zero:
+    return [Zero(operand.aval), None]
+  dn = dimension_numbers
+  scatter_dn = ScatterDimensionNumbers(
+      update_window_dims=dn.offset_dims, inserted_window_dims=dn.collapsed_slice_dims,
+      scatter_dims_to_operand_dims=dn.start_index_map,
+      operand_batching_dims=dn.operand_batching_dims,
+      scatter_indices_batching_dims=dn.start_indices_batching_dims)
+  zeros = lax.full(operand.aval.shape, 0, get_aval(ct).dtype)
+  out = lax.scatter_add(zeros, indices, ct, scatter_dn, unique_indices=unique_indices,
+                        indices_are_sorted=indices_are_sorted, mode=mode)
+  return [out, None]
+
+
+defjvp(gather_p, _gather_jvp, None)
+gather_p.def_rules(transpose=_gather_transpose)
+
+
 # --- scatter ----------------------------------------------------------------------------------
 
 def _scatter_abstract_eval(operand, indices, updates, *, update_jaxpr, update_consts,
@@ -426,6 +462,235 @@ scatter_sub_p = _scatter_prim("scatter-sub")
 scatter_mul_p = _scatter_prim("scatter-mul")
 scatter_min_p = _scatter_prim("scatter-min")
 scatter_max_p = _scatter_prim("scatter-max")
+
+# --- scatter: jvp and transpose rules ---------------------------------------------------------
+# Most rules read back a scatter's windows with "the inverse gather": the gather whose windows
+# are exactly the windows the scatter wrote.
+
+def _inverse_gather_dnums(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+  return GatherDimensionNumbers(
+      offset_dims=dn.update_window_dims, collapsed_slice_dims=dn.inserted_window_dims,
+      start_index_map=dn.scatter_dims_to_operand_dims,
+      operand_batching_dims=dn.operand_batching_dims,
+      start_indices_batching_dims=dn.scatter_indices_batching_dims)
+
+
+def _window_sizes(operand_shape, updates_shape, dn: ScatterDimensionNumbers) -> tuple:
+  """The inverse gather's slice sizes: 1 on inserted and batching dimensions, else the
+  size of the matching update window dimension."""
+  window = iter(updates_shape[d] for d in dn.update_window_dims)
+  dropped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+  return tuple(1 if i in dropped else next(window) for i in range(len(operand_shape)))
+
+
+def _inverse_gather(x, indices, updates_shape, dn, **kwargs):
+  """The windows of ``x`` that a scatter with ``dn`` and updates of ``updates_shape`` writes."""
+  from ember import lax
+  sizes = _window_sizes(get_aval(x).shape, updates_shape, dn)
+  return lax.gather(x, indices, _inverse_gather_dnums(dn), sizes, **kwargs)
+
+
+def _aval_of(x) -> ShapedArray:
+  return x.aval if is_undefined(x) else get_aval(x)
+
+
+def _zero_tangent(out):
+  return Zero(tangent_aval(get_aval(out)))
+
+
+def _scatter_params(params: dict) -> dict:
+  """The keyword arguments of the lax scatter wrappers among a scatter's params."""
+  return {k: params[k] for k in ("indices_are_sorted", "unique_indices", "mode")}
+
+
+def _zero_cotangents(operand, updates) -> list:
+  return [Zero(operand.aval) if is_undefined(operand) else None, None,
+          Zero(updates.aval) if is_undefined(updates) else None]
+
+
+def _scatter_linear_jvp(prim):
+  """jvp of scatter-add and scatter-sub, linear in operand and updates jointly."""
+  def rule(primals, tangents, **params):
+    operand, indices, updates = primals
+    out = prim.bind(operand, indices, updates, **params)
+    t_operand, _, t_updates = tangents
+    if type(t_operand) is Zero and type(t_updates) is Zero:
+      return out, _zero_tangent(out)
+    return out, prim.bind(instantiate(t_operand), indices, instantiate(t_updates), **params)
+  return rule
+
+
+def _scatter_linear_transpose(negate: bool):
+  """Transpose of scatter-add (``negate=False``) and scatter-sub: the operand's cotangent is
+  ``ct``, the updates' the (negated) windows of ``ct`` the scatter wrote."""
+  def rule(ct, operand, indices, updates, *, dimension_numbers, **params):
+    from ember import lax
+    if type(ct) is Zero:
+      return _zero_cotangents(operand, updates)
+    ct_updates = None
+    if is_undefined(updates):
+      ct_updates = _inverse_gather(ct, indices, updates.aval.shape, dimension_numbers,
+                                   mode=params["mode"], fill_value=0)
+      if negate:
+        ct_updates = lax.neg(ct_updates)
+    return [ct if is_undefined(operand) else None, None, ct_updates]
+  return rule
+
+
+def _unique_only(unique_indices: bool, message: str) -> None:
+  if not unique_indices:
+    raise NotImplementedError(message)
+
+
+_MUL_UNIQUE = "scatter_mul gradients are only implemented if `unique_indices=True`"
+
+
+def _scatter_mul_jvp_operand(t, operand, indices, updates, **params):
+  return scatter_mul_p.bind(t, indices, updates, **params)
+
+
+def _scatter_mul_jvp_updates(t, operand, indices, updates, *, dimension_numbers, **params):
+  """operand * (t scattered into zeros): exact when every window is written at most once."""
+  from ember import lax
+  _unique_only(params["unique_indices"], _MUL_UNIQUE)
+  aval = get_aval(operand)
+  spread = lax.scatter_add(lax.full(aval.shape, 0, aval.dtype), indices, t, dimension_numbers,
+                           **_scatter_params(params))
+  return lax.mul(operand, spread)
+
+
+def _scatter_mul_transpose(ct, operand, indices, updates, *, dimension_numbers, **params):
+  """Linear in the operand: ct scaled by the updates. For the updates (given the operand, with
+  unique indices): the windows of ct * operand."""
+  from ember import lax
+  if type(ct) is Zero:
+    return _zero_cotangents(operand, updates)
+  kwargs = _scatter_params(params)
+  ct_operand = ct_updates = None
+  if is_undefined(operand):
+    ct_operand = lax.scatter_mul(ct, indices, updates, dimension_numbers, **kwargs)
+  if is_undefined(updates):
+    _unique_only(params["unique_indices"], _MUL_UNIQUE)
+    ct_updates = _inverse_gather(lax.mul(ct, operand), indices, updates.aval.shape,
+                                 dimension_numbers, mode=params["mode"], fill_value=0)
+  return [ct_operand, None, ct_updates]
+
+
+def _scatter_extremal_jvp(prim):
+  """jvp of scatter-min/max. Where several values tie for the result (the operand's value
+  and/or updates), the tangent is the average of their tangents, as for lax.max."""
+  def rule(primals, tangents, *, dimension_numbers, **params):
+    from ember import lax
+    operand, indices, updates = primals
+    dn = dimension_numbers
+    out = prim.bind(operand, indices, updates, dimension_numbers=dn, **params)
+    t_operand, _, t_updates = tangents
+    if type(t_operand) is Zero and type(t_updates) is Zero:
+      return out, _zero_tangent(out)
+    t_operand, t_updates = instantiate(t_operand), instantiate(t_updates)
+    u_aval, o_aval = get_aval(updates), get_aval(operand)
+
+    def windows(x):
+      return _inverse_gather(x, indices, u_aval.shape, dn)
+
+    def full(aval, value):
+      return lax.full(aval.shape, value, aval.dtype)
+
+    def count(flags):  # per update: how many of the flagged updates hit its element
+      return windows(lax.scatter_add(full(o_aval, 0), indices, flags(), dn))
+
+    initial, result = windows(operand), windows(out)
+    won = lax.eq(updates, result)    # the update equals the result it contributed to
+    kept = lax.eq(initial, result)   # the operand's value survived there
+    n_won = count(lambda: lax.select(won, full(u_aval, 1), full(u_aval, 0)))
+    n_refs = count(lambda: full(u_aval, 1))
+    update_share = lax.select(kept, lax.div(1.0, lax.add(n_won, 1.0)), lax.div(1.0, n_won))
+    update_coef = lax.select(won, update_share, full(u_aval, 0))
+    operand_share = lax.select(kept, lax.div(1.0, lax.add(n_won, 1.0)),
+                               full(get_aval(n_won), 0))
+    # each of the n_refs updates of an element moves the operand's tangent there to its share
+    operand_coef = lax.div(lax.add(-1.0, operand_share), n_refs)
+    delta = lax.add(lax.mul(windows(t_operand), operand_coef), lax.mul(t_updates, update_coef))
+    return out, lax.scatter_add(t_operand, indices, delta, dn, **_scatter_params(params))
+  return rule
+
+
+def _scatter_jvp(primals, tangents, *, update_jaxpr, update_consts, dimension_numbers,
+                 indices_are_sorted, unique_indices, mode):
+  """jvp of scatter. With repeated indices the winning update is unspecified, so the rule
+  scatters ids, reads back which update won each element, and rebuilds both the primal and the
+  tangent with a scatter-add of the winners (and of the operand where nothing was written)."""
+  from ember import lax
+  if update_jaxpr is not None:
+    raise NotImplementedError("scatter_apply JVP not implemented")
+  operand, indices, updates = primals
+  dn = dimension_numbers
+  params = dict(update_jaxpr=None, update_consts=update_consts, dimension_numbers=dn,
+                indices_are_sorted=indices_are_sorted, mode=mode)
+  t_operand, _, t_updates = tangents
+  if type(t_operand) is Zero and type(t_updates) is Zero:
+    out = scatter_p.bind(operand, indices, updates, unique_indices=unique_indices, **params)
+    return out, _zero_tangent(out)
+  t_operand, t_updates = instantiate(t_operand), instantiate(t_updates)
+  if unique_indices:
+    out = scatter_p.bind(operand, indices, updates, unique_indices=True, **params)
+    return out, scatter_p.bind(t_operand, indices, t_updates, unique_indices=True, **params)
+  kwargs = dict(indices_are_sorted=indices_are_sorted, unique_indices=False, mode=mode)
+  u_shape, o_aval = get_aval(updates).shape, get_aval(operand)
+  ids_shape = tuple(1 if i in dn.update_window_dims else d for i, d in enumerate(u_shape))
+  n_ids = math.prod(ids_shape)
+  id_dtype = np.dtype(np.uint64 if n_ids > np.iinfo(np.uint32).max else np.uint32)
+  ids = lax.add(lax.reshape(lax.iota(id_dtype, n_ids), ids_shape),
+                lax.full(u_shape, 1, id_dtype))  # ids start at 1: 0 marks "not written"
+  written = lax.scatter(lax.full(o_aval.shape, 0, id_dtype), indices, ids, dn, **kwargs)
+  winners = _inverse_gather(written, indices, u_shape, dn)
+
+  def masked(x, keep):  # x where keep, else 0
+    return lax.select(keep, x, lax.full(get_aval(x).shape, 0, get_aval(x).dtype))
+
+  def untouched():  # the elements no update was written to keep the operand's value
+    return lax.eq(written, lax.full(o_aval.shape, 0, id_dtype))
+
+  def won():  # the updates that were the ones written
+    return lax.eq(ids, winners)
+
+  m_operand, m_updates = masked(operand, untouched()), masked(updates, won())
+  m_t_operand, m_t_updates = masked(t_operand, untouched()), masked(t_updates, won())
+  out = lax.scatter_add(m_operand, indices, m_updates, dn, **kwargs)
+  return out, lax.scatter_add(m_t_operand, indices, m_t_updates, dn, **kwargs)
+
+
+def _scatter_transpose(ct, operand, indices, updates, *, update_jaxpr, update_consts,
+                       dimension_numbers, indices_are_sorted, unique_indices, mode):
+  """With unique indices: the operand's cotangent is ``ct`` with the written windows zeroed;
+  the updates' is those windows of ``ct``."""
+  from ember import lax
+  _unique_only(unique_indices, "scatter transpose is only implemented where "
+                               "unique_indices=True")
+  if type(ct) is Zero:
+    return _zero_cotangents(operand, updates)
+  u_shape = _aval_of(updates).shape
+  ct_operand = ct_updates = None
+  if is_undefined(operand):
+    zeros = lax.full(u_shape, 0, get_aval(ct).dtype)
+    ct_operand = lax.scatter(ct, indices, zeros, dimension_numbers,
+                             indices_are_sorted=indices_are_sorted, unique_indices=True,
+                             mode=mode)
+  if is_undefined(updates):
+    ct_updates = _inverse_gather(ct, indices, u_shape, dimension_numbers, mode=mode,
+                                 fill_value=0)
+  return [ct_operand, None, ct_updates]
+
+
+scatter_p.def_rules(jvp=_scatter_jvp, transpose=_scatter_transpose)
+scatter_add_p.def_rules(jvp=_scatter_linear_jvp(scatter_add_p),
+                        transpose=_scatter_linear_transpose(negate=False))
+scatter_sub_p.def_rules(jvp=_scatter_linear_jvp(scatter_sub_p),
+                        transpose=_scatter_linear_transpose(negate=True))
+defjvp(scatter_mul_p, _scatter_mul_jvp_operand, None, _scatter_mul_jvp_updates)
+scatter_mul_p.def_rules(transpose=_scatter_mul_transpose)
+scatter_min_p.def_rules(jvp=_scatter_extremal_jvp(scatter_min_p))
+scatter_max_p.def_rules(jvp=_scatter_extremal_jvp(scatter_max_p))
 
 _COMBINERS = {"scatter-add": ew.add_p, "scatter-sub": ew.sub_p, "scatter-mul": ew.mul_p,
               "scatter-min": ew.min_p, "scatter-max": ew.max_p}

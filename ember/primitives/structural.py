@@ -14,10 +14,12 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import Primitive, get_aval
 from ember.backend.array import check_size
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import NUM, check_dtype, _same_dtypes
+from ember.transforms.ad_util import (Zero, deflinear, deflinear_unary, instantiate, is_undefined,
+                                      tangent_aval)
 
 __all__ = []  # primitives are reached through ember.lax
 
@@ -42,6 +44,20 @@ def _is_permutation(perm: Sequence[int], ndim: int) -> bool:
 
 def _all_weak(*avals: ShapedArray) -> bool:
   return all(a.weak_type for a in avals)
+
+
+def _aval_of(x) -> ShapedArray:
+  """The abstract value of a transpose rule's argument, defined or not."""
+  return x.aval if is_undefined(x) else get_aval(x)
+
+
+def _zero_scalar(x) -> np.ndarray:
+  """A 0-d zero of ``x``'s dtype (the padding value of a transpose's ``pad``)."""
+  return np.zeros((), get_aval(x).dtype)
+
+
+def _inverse_permutation(perm: Sequence[int]) -> tuple[int, ...]:
+  return tuple(int(i) for i in np.argsort(perm))
 
 
 # --- broadcast_in_dim -------------------------------------------------------------------------
@@ -88,6 +104,18 @@ broadcast_in_dim_p.def_rules(abstract_eval=_broadcast_in_dim_abstract_eval,
 broadcast_in_dim_p.pp_params = _broadcast_in_dim_pp
 
 
+def _broadcast_in_dim_transpose(ct, aval, *, shape, broadcast_dimensions, sharding):
+  """Sum ``ct`` over the dimensions the broadcast created or stretched from size 1."""
+  from ember import lax
+  unit = tuple(i for i, d in enumerate(aval.shape) if d == 1)
+  kept = {d for i, d in enumerate(broadcast_dimensions) if i not in unit}
+  summed = lax.reduce_sum(ct, tuple(i for i in range(len(shape)) if i not in kept))
+  return lax.expand_dims(summed, unit)
+
+
+deflinear_unary(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+
+
 # --- reshape ----------------------------------------------------------------------------------
 
 def _reshape_abstract_eval(x, *, new_sizes, dimensions, sharding):
@@ -120,6 +148,17 @@ reshape_p = Primitive("reshape")
 reshape_p.def_rules(abstract_eval=_reshape_abstract_eval, lower=_reshape_lower)
 
 
+def _reshape_transpose(ct, aval, *, new_sizes, dimensions, sharding):
+  from ember import lax
+  if dimensions is None:
+    return lax.reshape(ct, aval.shape)
+  permuted = lax.reshape(ct, tuple(aval.shape[d] for d in dimensions))
+  return lax.transpose(permuted, _inverse_permutation(dimensions))
+
+
+deflinear_unary(reshape_p, _reshape_transpose)
+
+
 # --- squeeze ----------------------------------------------------------------------------------
 
 def _squeeze_abstract_eval(x, *, dimensions):
@@ -144,6 +183,14 @@ squeeze_p = Primitive("squeeze")
 squeeze_p.def_rules(abstract_eval=_squeeze_abstract_eval, lower=_reshape_to_out)
 
 
+def _squeeze_transpose(ct, aval, *, dimensions):
+  from ember import lax
+  return lax.expand_dims(ct, dimensions)
+
+
+deflinear_unary(squeeze_p, _squeeze_transpose)
+
+
 # --- transpose --------------------------------------------------------------------------------
 
 def _transpose_abstract_eval(x, *, permutation):
@@ -156,6 +203,14 @@ def _transpose_abstract_eval(x, *, permutation):
 transpose_p = Primitive("transpose")
 transpose_p.def_rules(abstract_eval=_transpose_abstract_eval,
                       lower=lambda ctx, x, *, permutation: _transpose(ctx, x, permutation))
+
+
+def _transpose_transpose(ct, aval, *, permutation):
+  from ember import lax
+  return lax.transpose(ct, _inverse_permutation(permutation))
+
+
+deflinear_unary(transpose_p, _transpose_transpose)
 
 
 # --- rev --------------------------------------------------------------------------------------
@@ -178,6 +233,7 @@ def _rev_lower(ctx, x, *, dimensions):
 
 rev_p = Primitive("rev")
 rev_p.def_rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower)
+deflinear_unary(rev_p, lambda ct, aval, *, dimensions: rev_p.bind(ct, dimensions=dimensions))
 
 
 # --- slice ------------------------------------------------------------------------------------
@@ -220,6 +276,23 @@ slice_p = Primitive("slice")
 slice_p.def_rules(abstract_eval=_slice_abstract_eval, lower=_slice_lower)
 
 
+def _slice_transpose(ct, aval, *, start_indices, limit_indices, strides):
+  """Pad ``ct`` with zeros back to the operand's shape (strides become interior padding)."""
+  from ember import lax
+  if strides is None or all(s == 1 for s in strides):
+    config = [(lo, d - hi, 0) for lo, hi, d in zip(start_indices, limit_indices, aval.shape)]
+  else:
+    out_shape = get_aval(ct).shape
+    config = []
+    for lo, n, s, d in zip(start_indices, out_shape, strides, aval.shape):
+      end = lo + (1 + (n - 1) * s if n else 0)  # one past the last element the slice read
+      config.append((lo, d - end, s - 1))
+  return lax.pad(ct, _zero_scalar(ct), config)
+
+
+deflinear_unary(slice_p, _slice_transpose)
+
+
 # --- dynamic_slice and dynamic_update_slice ---------------------------------------------------
 
 def _check_start_indices(name: str, x: ShapedArray, idx: Sequence[ShapedArray]) -> None:
@@ -256,6 +329,29 @@ dynamic_slice_p.def_rules(
         "stablehlo.dynamic_slice", [x, *idx], attrs={"slice_sizes": i64_array(slice_sizes)}))
 
 
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+  """Slice the tangent at the primal's start indices (the indices have no derivative)."""
+  x, *idx = primals
+  t = tangents[0]
+  if type(t) is not Zero:  # the tangent is sliced first, as in JAX's jaxprs
+    t = dynamic_slice_p.bind(t, *idx, slice_sizes=slice_sizes)
+  out = dynamic_slice_p.bind(x, *idx, slice_sizes=slice_sizes)
+  return out, Zero(tangent_aval(get_aval(out))) if type(t) is Zero else t
+
+
+def _dynamic_slice_transpose(ct, x, *idx, slice_sizes):
+  """Write ``ct`` into zeros of the operand's shape at the same start indices."""
+  from ember import lax
+  aval = _aval_of(x)
+  if type(ct) is Zero:
+    return [Zero(aval)] + [None] * len(idx)
+  zeros = lax.full(aval.shape, 0, get_aval(ct).dtype)
+  return [dynamic_update_slice_p.bind(zeros, ct, *idx)] + [None] * len(idx)
+
+
+dynamic_slice_p.def_rules(jvp=_dynamic_slice_jvp, transpose=_dynamic_slice_transpose)
+
+
 def _dynamic_update_slice_abstract_eval(x, update, *idx):
   _same_dtypes("dynamic_update_slice", (x, update), None)
   if x.ndim != update.ndim:
@@ -273,6 +369,36 @@ dynamic_update_slice_p.def_rules(
     abstract_eval=_dynamic_update_slice_abstract_eval,
     lower=lambda ctx, x, update, *idx: ctx.op1("stablehlo.dynamic_update_slice",
                                                [x, update, *idx]))
+
+
+def _dynamic_update_slice_jvp(primals, tangents):
+  x, update, *idx = primals
+  out = dynamic_update_slice_p.bind(x, update, *idx)
+  tx, tu = tangents[:2]
+  if type(tx) is Zero and type(tu) is Zero:
+    return out, Zero(tangent_aval(get_aval(out)))
+  return out, dynamic_update_slice_p.bind(instantiate(tx), instantiate(tu), *idx)
+
+
+def _dynamic_update_slice_transpose(ct, x, update, *idx):
+  """Operand: ``ct`` with the updated window zeroed; update: the window of ``ct``."""
+  from ember import lax
+  x_aval, u_aval = _aval_of(x), _aval_of(update)
+  rest = [None] * len(idx)
+  if type(ct) is Zero:
+    return [Zero(x_aval) if is_undefined(x) else None,
+            Zero(u_aval) if is_undefined(update) else None] + rest
+  ct_x = ct_u = None
+  if is_undefined(x):
+    zeros = lax.full(u_aval.shape, 0, get_aval(ct).dtype)
+    ct_x = dynamic_update_slice_p.bind(ct, zeros, *idx)
+  if is_undefined(update):
+    ct_u = dynamic_slice_p.bind(ct, *idx, slice_sizes=u_aval.shape)
+  return [ct_x, ct_u] + rest
+
+
+dynamic_update_slice_p.def_rules(jvp=_dynamic_update_slice_jvp,
+                                 transpose=_dynamic_update_slice_transpose)
 
 
 # --- concatenate ------------------------------------------------------------------------------
@@ -306,6 +432,30 @@ def _concatenate_lower(ctx, *xs, dimension):
 
 concatenate_p = Primitive("concatenate")
 concatenate_p.def_rules(abstract_eval=_concatenate_abstract_eval, lower=_concatenate_lower)
+
+
+def _concatenate_transpose(ct, *xs, dimension):
+  """Each undefined operand's cotangent is its slice of ``ct`` along ``dimension``."""
+  from ember import lax
+  cts, start = [], 0
+  for x in xs:
+    aval = _aval_of(x)
+    stop = start + aval.shape[dimension]
+    if not is_undefined(x):
+      cts.append(None)
+    elif type(ct) is Zero:
+      cts.append(Zero(aval))
+    else:
+      lo = [0] * aval.ndim
+      lo[dimension] = start
+      hi = list(get_aval(ct).shape)
+      hi[dimension] = stop
+      cts.append(lax.slice(ct, lo, hi))
+    start = stop
+  return cts
+
+
+deflinear(concatenate_p, _concatenate_transpose)
 
 
 # --- pad --------------------------------------------------------------------------------------
@@ -346,6 +496,33 @@ pad_p = Primitive("pad")
 pad_p.def_rules(abstract_eval=_pad_abstract_eval, lower=_pad_lower)
 
 
+def _unpad(ct, padding_config):
+  """The elements of ``ct`` that came from the operand: undo the edge padding (negative
+  padding grows back with zeros), then step over the interior padding."""
+  from ember import lax
+  lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+  unpadded = lax.pad(ct, _zero_scalar(ct), [(-l, -h, 0) for l, h in zip(lo, hi)])
+  shape = get_aval(unpadded).shape
+  return lax.slice(unpadded, (0,) * len(shape), shape, [i + 1 for i in interior])
+
+
+def _pad_transpose(ct, x, padding_value, *, padding_config):
+  """Operand: the unpadded ``ct``; padding value: the sum of the rest of ``ct``."""
+  from ember import lax
+  if type(ct) is Zero:
+    return [Zero(_aval_of(x)) if is_undefined(x) else None,
+            Zero(_aval_of(padding_value)) if is_undefined(padding_value) else None]
+  ct_x = _unpad(ct, padding_config)
+  ct_pad = None
+  if is_undefined(padding_value):
+    every = tuple(range(get_aval(ct).ndim))
+    ct_pad = lax.sub(lax.reduce_sum(ct, every), lax.reduce_sum(ct_x, every))
+  return [ct_x if is_undefined(x) else None, ct_pad]
+
+
+deflinear(pad_p, _pad_transpose)
+
+
 # --- iota -------------------------------------------------------------------------------------
 
 def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
@@ -370,3 +547,12 @@ def _iota_lower(ctx, *, dtype, shape, dimension, sharding):
 
 iota_p = Primitive("iota")
 iota_p.def_rules(abstract_eval=_iota_abstract_eval, lower=_iota_lower)
+
+
+def _iota_jvp(primals, tangents, **params):
+  """iota has no inputs: its tangent is always zero."""
+  out = iota_p.bind(**params)
+  return out, Zero(tangent_aval(get_aval(out)))
+
+
+iota_p.def_rules(jvp=_iota_jvp)
