@@ -8,6 +8,8 @@ then the rhs free dimensions. Operands may have different dtypes: the result tak
 one, as XLA decides (complex over real, then larger exponent range, more mantissa bits, more
 bits, signed over unsigned), or ``preferred_element_type``. It lowers to one
 ``stablehlo.dot_general`` (operands of different dtypes are first converted to the result's).
+It is bilinear: its jvp applies it to each tangent, its transpose contracts the cotangent with
+the other operand (then transposes and converts back to the operand's layout and dtype).
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, element_type
+from ember.transforms.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 
 __all__ = ["Precision", "DotAlgorithmPreset", "canonicalize_precision"]
 
@@ -312,3 +315,63 @@ def _dot_general_pp_params(params: dict) -> dict:
 dot_general_p = Primitive("dot_general")
 dot_general_p.def_rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower)
 dot_general_p.pp_params = _dot_general_pp_params
+
+
+def _dot_general_jvp(primals, tangents, **params):
+  """Bilinear: d(x . y) = dx . y + x . dy, with the primal's params."""
+  (x, y), (tx, ty) = primals, tangents
+  out = dot_general_p.bind(x, y, **params)
+  t = Zero(tangent_aval(get_aval(out)))
+  if type(tx) is not Zero:
+    t = dot_general_p.bind(tx, y, **params)
+  if type(ty) is not Zero:
+    t = add_tangents(t, dot_general_p.bind(x, ty, **params))
+  return out, t
+
+
+def _free_dims(ndim: int, contract: Sequence[int], batch: Sequence[int]) -> list[int]:
+  return [d for d in range(ndim) if d not in contract and d not in batch]
+
+
+def _transpose_lhs(ct, x_aval: ShapedArray, y, dimension_numbers, params: dict,
+                   ct_y_first: bool = False):
+  """The cotangent of the lhs ``x`` of ``dot_general(x, y)``: contract ``ct`` with ``y`` over
+  y's free dimensions (batch dimensions stay batch), then put x's dimensions back in order.
+  ``ct`` lays out batch, x free, y free dimensions (batch, y free, x free when
+  ``ct_y_first``)."""
+  from ember import lax
+  (xc, yc), (xb, yb) = dimension_numbers
+  y_aval = get_aval(y)
+  x_free = _free_dims(x_aval.ndim, xc, xb)
+  y_free = _free_dims(y_aval.ndim, yc, yb)
+  nb = len(xb)
+  start = nb if ct_y_first else nb + len(x_free)
+  ct_y = tuple(range(start, start + len(y_free)))
+  dims = ((ct_y, tuple(y_free)), (tuple(range(nb)), tuple(yb)))
+  out = dot_general_p.bind(ct, y, dimension_numbers=dims, **params)
+  # ``out`` holds batch, x free, then y's contracting dimensions in increasing order, each of
+  # which stands for the x dimension it was contracted with.
+  x_contract_by_y = [xc[i] for i in np.argsort(yc, kind="stable")]
+  perm = tuple(int(i) for i in np.argsort(list(xb) + x_free + x_contract_by_y))
+  out = lax.transpose(out, perm)
+  if get_aval(out).dtype != x_aval.dtype:
+    out = lax._convert_element_type(out, x_aval.dtype, x_aval.weak_type)
+  return out
+
+
+def _dot_general_transpose(ct, x, y, *, dimension_numbers, **params):
+  """Cotangents of the undefined operand(s): the lhs directly, the rhs as the lhs of the
+  swapped product (whose ``ct`` has the rhs free dimensions first)."""
+  (xc, yc), (xb, yb) = dimension_numbers
+  ct_x = ct_y = None
+  if is_undefined(x):
+    ct_x = (Zero(x.aval) if type(ct) is Zero
+            else _transpose_lhs(ct, x.aval, y, dimension_numbers, params))
+  if is_undefined(y):
+    swapped = ((yc, xc), (yb, xb))
+    ct_y = (Zero(y.aval) if type(ct) is Zero
+            else _transpose_lhs(ct, y.aval, x, swapped, params, ct_y_first=True))
+  return [ct_x, ct_y]
+
+
+dot_general_p.def_rules(jvp=_dot_general_jvp, transpose=_dot_general_transpose)

@@ -13,6 +13,12 @@
   whose window spans the whole axis, padded with the identity on one side.
 
 Reductions keep the operand's weak type, except the logical ones and argmax/argmin.
+
+Autodiff: ``reduce_sum`` and ``cumsum`` are linear (their transposes broadcast the cotangent
+back, and run the scan the other way); ``reduce_prod`` differentiates through a balanced
+product tree, ``reduce_max``/``reduce_min`` average the tangent over the extreme locations, the
+other scans through an associative scan on (primal, tangent) pairs, all as JAX does; logical
+reductions and argmax/argmin have zero (float0) tangents.
 """
 from __future__ import annotations
 
@@ -22,11 +28,13 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import (
     dtype_class, INEXACT, NUM, ORDERED, _compare_type, _real_dtype, apply_binary, compare,
     complex_pick)
+from ember.transforms.ad_util import (Zero, add_tangents, deflinear_unary, instantiate,
+                                      tangent_aval)
 
 __all__ = []  # primitives are reached through ember.lax
 
@@ -133,6 +141,84 @@ reduce_or_p = _reduction("reduce_or", "or", "stablehlo.or", _check_logical, keep
 reduce_xor_p = _reduction("reduce_xor", "xor", "stablehlo.xor", _check_logical, keep_weak=False)
 
 
+def _zero_jvp(prim: Primitive):
+  """The jvp of a primitive without float derivatives (logical reductions, argmax, argmin)."""
+  def jvp(primals, tangents, **params):
+    out = prim.bind(*primals, **params)
+    return out, Zero(tangent_aval(get_aval(out)))
+  return jvp
+
+
+def _reduce_sum_transpose(ct, aval: ShapedArray, *, axes, out_sharding):
+  """Broadcast the cotangent back over the summed axes."""
+  from ember.primitives.structural import broadcast_in_dim_p
+  if not axes:
+    return ct
+  # JAX computes these dimensions with NumPy and its jaxprs print them as np.int64.
+  kept = tuple(np.int64(d) for d in range(aval.ndim) if d not in axes)
+  return broadcast_in_dim_p.bind(ct, shape=aval.shape, broadcast_dimensions=kept, sharding=None)
+
+
+deflinear_unary(reduce_sum_p, _reduce_sum_transpose)
+
+
+def _mul_pair(a: list, b: list) -> list:
+  """(x, tx) * (y, ty) = (x y, tx y + x ty): the product rule on (primal, tangent) pairs."""
+  from ember import lax
+  (x, tx), (y, ty) = a, b
+  return [lax.mul(x, y), add_tangents(lax.mul(tx, y), lax.mul(x, ty))]
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+  """Multiply out the reduced axes pairwise in a balanced tree, applying the product rule at
+  each step (as JAX does): exact with zeros in the operand, and the primal comes from the
+  same tree."""
+  from ember import lax
+  (x,), t = primals, instantiate(tangents[0])
+  aval = get_aval(x)
+  kept = [d for d in range(aval.ndim) if d not in axes]
+  out_shape = tuple(aval.shape[d] for d in kept)
+  n = int(np.prod([aval.shape[d] for d in axes], dtype=np.int64))
+  if n == 0:
+    out = lax.full(out_shape, 1, aval.dtype)
+    return out, Zero(tangent_aval(get_aval(out)))
+  order = tuple(axes) + tuple(kept)
+  pair = [lax.reshape(v, (n,) + out_shape, order) for v in (x, t)]
+  one = np.ones((), aval.dtype)
+  while n > 1:
+    half = (n + 1) // 2
+    lo = [lax.slice_in_dim(v, 0, half) for v in pair]
+    hi = [lax.slice_in_dim(v, half, n) for v in pair]
+    if n - half < half:
+      config = [(0, 1, 0)] + [(0, 0, 0)] * len(out_shape)
+      hi = [lax.pad(hi[0], one, config), lax.pad(hi[1], np.zeros((), get_aval(t).dtype), config)]
+    pair, n = _mul_pair(lo, hi), half
+  return lax.squeeze(pair[0], (0,)), lax.squeeze(pair[1], (0,))
+
+
+reduce_prod_p.def_rules(jvp=_reduce_prod_jvp)
+
+
+def _chooser_jvp(prim: Primitive):
+  """The tangent at the location(s) of the extreme value, averaged over ties (NaN when the
+  result is NaN, since NaN matches no element)."""
+  def jvp(primals, tangents, *, axes):
+    from ember import lax
+    (x,), t = primals, instantiate(tangents[0])
+    out = prim.bind(x, axes=axes)
+    shape = tuple(1 if d in axes else s for d, s in enumerate(get_aval(x).shape))
+    where = lax.convert_element_type(lax.eq(x, lax.reshape(out, shape)), get_aval(t).dtype)
+    counts = lax.reduce_sum(where, axes)
+    return out, lax.div(lax.reduce_sum(lax.mul(t, where), axes), counts)
+  return jvp
+
+
+reduce_max_p.def_rules(jvp=_chooser_jvp(reduce_max_p))
+reduce_min_p.def_rules(jvp=_chooser_jvp(reduce_min_p))
+for _p in (reduce_and_p, reduce_or_p, reduce_xor_p):
+  _p.def_rules(jvp=_zero_jvp(_p))
+
+
 # --- argmax / argmin --------------------------------------------------------------------------
 
 def _arg_abstract_eval_rule(name: str):
@@ -193,6 +279,8 @@ argmax_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmax"),
 argmin_p = Primitive("argmin")
 argmin_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmin"),
                    lower=_arg_lower_rule("min", "LT"))
+argmax_p.def_rules(jvp=_zero_jvp(argmax_p))
+argmin_p.def_rules(jvp=_zero_jvp(argmin_p))
 
 
 # --- cumulative reductions --------------------------------------------------------------------
@@ -280,3 +368,130 @@ cumprod_p = _cumulative("cumprod", "mul", _binary("stablehlo.multiply"))
 cummax_p = _cumulative("cummax", "max", _binary("stablehlo.maximum"))
 cummin_p = _cumulative("cummin", "min", _binary("stablehlo.minimum"))
 cumlogsumexp_p = _cumulative("cumlogsumexp", "max", _logaddexp, INEXACT)
+
+deflinear_unary(cumsum_p, lambda ct, aval, *, axis, reverse: cumsum_p.bind(
+    ct, axis=axis, reverse=not reverse))
+
+
+# The other scans differentiate as JAX does: the jvp of an associative scan (the odd/even
+# recursion below) whose combine acts on (primal, tangent) pairs. Primal and tangent both come
+# from that scan, so ties of cummax/cummin split the tangent as the scan's pairwise maxima do.
+
+def _scan_pairs(combine: Callable, pair: list, axis: int) -> list:
+  """Inclusive scan of the (primal, tangent) ``pair`` along ``axis``: combine the elements two
+  by two, scan those sums recursively (they are the odd outputs), then combine each odd output
+  with the next even element."""
+  from ember import lax
+  n = get_aval(pair[0]).shape[axis]
+  if n < 2:
+    return pair
+  def cut(v, start, limit, stride):
+    return lax.slice_in_dim(v, start, limit, stride, axis)
+  odd = _scan_pairs(combine, combine([cut(v, 0, n - 1, 2) for v in pair],
+                                     [cut(v, 1, n, 2) for v in pair]), axis)
+  m = get_aval(odd[0]).shape[axis]
+  prev = [cut(v, 0, m - 1, 1) for v in odd] if n % 2 == 0 else odd
+  even = combine(prev, [cut(v, 2, n, 2) for v in pair])
+  heads = [cut(v, 0, 1, 1) for v in pair]
+  even = [lax.concatenate([h, e], axis) for h, e in zip(heads, even)]
+  return _interleave(even, odd, axis)
+
+
+def _interleave(even: list, odd: list, axis: int) -> list:
+  """Merge ``even[i]`` (positions 0, 2, ...) and ``odd[i]`` (1, 3, ...) by padding each with
+  zeros between elements and adding."""
+  from ember import lax
+  ndim = get_aval(even[0]).ndim
+  same = get_aval(even[0]).shape[axis] == get_aval(odd[0]).shape[axis]
+  def spread(v, low, high):
+    config = [(low, high, 1) if d == axis else (0, 0, 0) for d in range(ndim)]
+    return lax.pad(v, np.zeros((), get_aval(v).dtype), config)
+  evens = [spread(v, 0, 1 if same else 0) for v in even]
+  odds = [spread(v, 1, 0 if same else 1) for v in odd]
+  return [lax.add(a, b) for a, b in zip(evens, odds)]
+
+
+def _choose_pair(op: str) -> Callable:
+  """max/min on (primal, tangent) pairs: each tangent counts where its primal is the result,
+  halved when both are."""
+  def combine(a: list, b: list) -> list:
+    from ember import lax
+    (x, tx), (y, ty) = a, b
+    out = getattr(lax, op)(x, y)
+    aval = get_aval(out)
+    def where(pred, if_true, if_false):
+      on, off = (lax.full(aval.shape, v, aval.dtype) for v in (if_true, if_false))
+      return lax.select_n(pred, off, on)
+    def term(t, mine, other):
+      hit = where(lax.eq(mine, out), 1, 0)
+      return lax.mul(t, lax.div(hit, where(lax.eq(other, out), 2, 1)))
+    return [out, add_tangents(term(tx, x, y), term(ty, y, x))]
+  return combine
+
+
+def _const(x, value):
+  return np.array(value, get_aval(x).dtype)
+
+
+def _logaddexp_value(x, y):
+  """log(exp(x) + exp(y)) from lax ops, as the cumlogsumexp lowering computes it."""
+  from ember import lax
+  if dtypes.is_complex(get_aval(x).dtype):
+    return _complex_logaddexp_value(x, y)
+  hi = lax.max(x, y)
+  delta = lax.sub(x, y)
+  nan = lax.ne(delta, delta)
+  total = lax.add(x, y)
+  out = lax.add(hi, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
+  return lax.select_n(nan, out, total)
+
+
+def _complex_logaddexp_value(x, y):
+  from ember import lax
+  hi = lax.max(x, y)
+  delta = lax.sub(lax.add(x, y), lax.mul(hi, _const(x, 2)))
+  out = lax.add(hi, lax.log1p(lax.exp(delta)))
+  re, im = lax.real(out), lax.imag(out)
+  pi, two_pi = _const(re, np.pi), _const(re, 2 * np.pi)
+  phase = lax.rem(lax.add(im, pi), two_pi)
+  phase = lax.select_n(lax.lt(phase, _const(re, 0)), phase, lax.add(phase, two_pi))
+  return lax.complex(re, lax.sub(phase, pi))
+
+
+def _finite_or_zero(x):
+  """``x`` with +inf (of the real part, for complex) replaced by 0, so that inf - inf in the
+  logaddexp derivative does not make NaN."""
+  from ember import lax
+  aval = get_aval(x)
+  key = lax.real(x) if dtypes.is_complex(aval.dtype) else x
+  inf = np.array(np.inf, get_aval(key).dtype)
+  return lax.select_n(lax.eq(key, inf), x, lax.full(aval.shape, 0, aval.dtype))
+
+
+def _logaddexp_pair(a: list, b: list) -> list:
+  """logaddexp on (primal, tangent) pairs: d out = tx exp(x - out) + ty exp(y - out)."""
+  from ember import lax
+  (x, tx), (y, ty) = a, b
+  out = _logaddexp_value(x, y)
+  def term(t, v):
+    return lax.mul(t, lax.exp(lax.sub(_finite_or_zero(v), _finite_or_zero(out))))
+  return [out, lax.add(term(tx, x), term(ty, y))]
+
+
+def _scan_jvp(combine: Callable):
+  def jvp(primals, tangents, *, axis, reverse):
+    from ember import lax
+    pair = [primals[0], instantiate(tangents[0])]
+    if reverse:
+      pair = [lax.rev(v, (axis,)) for v in pair]
+    pair = _scan_pairs(combine, pair, axis)
+    if reverse:
+      pair = [lax.rev(v, (axis,)) for v in pair]
+    return pair[0], pair[1]
+  return jvp
+
+
+cumprod_p.def_rules(jvp=_scan_jvp(_mul_pair))
+cummax_p.def_rules(jvp=_scan_jvp(_choose_pair("max")))
+cummin_p.def_rules(jvp=_scan_jvp(_choose_pair("min")))
+cumlogsumexp_p.def_rules(jvp=_scan_jvp(_logaddexp_pair))

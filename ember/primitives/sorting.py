@@ -9,6 +9,9 @@
   and their int32 indices, largest first, ties by smaller index. It lowers to ``chlo.top_k``
   (which works on the last axis, so other axes are transposed there and back). Its order is
   the IEEE total order: NaN first, ``0.0`` above ``-0.0``, ``-NaN`` last.
+
+Autodiff: both permute tangents like their values (sort carries an iota along to learn the
+permutation; top_k gathers at its indices); the int32 indices of top_k have float0 tangents.
 """
 from __future__ import annotations
 
@@ -16,10 +19,11 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import _real_dtype
 from ember.primitives.reductions import compare
+from ember.transforms.ad_util import Zero, tangent_aval
 
 __all__ = []  # primitives are reached through ember.lax
 
@@ -86,6 +90,37 @@ sort_p = Primitive("sort", multiple_results=True)
 sort_p.def_rules(abstract_eval=_sort_abstract_eval, lower=_sort_lower)
 
 
+def _take_along(t, idx, axis: int, int_type=int):
+  """``t`` gathered along ``axis`` at ``idx`` (same rank; other dimensions index themselves,
+  as batching dimensions of one gather). ``int_type`` types the batching dimensions: JAX's
+  sort jvp computes them with NumPy, and its jaxprs print them as np.int64."""
+  from ember.primitives.indexing import GatherDimensionNumbers, GatherScatterMode, gather_p
+  ndim = get_aval(t).ndim
+  others = tuple(int_type(d) for d in range(ndim) if d != axis)
+  dn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,),
+                              start_index_map=(axis,), operand_batching_dims=others,
+                              start_indices_batching_dims=others)
+  return gather_p.bind(t, idx, dimension_numbers=dn, slice_sizes=(1,) * ndim,
+                       unique_indices=False, indices_are_sorted=False,
+                       mode=GatherScatterMode.PROMISE_IN_BOUNDS, fill_value=None)
+
+
+def _sort_jvp(primals, tangents, *, dimension: int, is_stable, num_keys: int):
+  """Sort an iota along with the operands; its sorted order is the permutation to apply to
+  every tangent."""
+  from ember import lax
+  shape = get_aval(primals[0]).shape
+  iota = lax.broadcasted_iota(np.uint32, shape, dimension)
+  *outs, perm = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable,
+                            num_keys=num_keys)
+  idx = lax.broadcast_in_dim(perm, shape + (1,), tuple(range(len(shape))))
+  return outs, [Zero(tangent_aval(get_aval(o))) if type(t) is Zero
+                else _take_along(t, idx, dimension, np.int64) for o, t in zip(outs, tangents)]
+
+
+sort_p.def_rules(jvp=_sort_jvp)
+
+
 # --- top_k ------------------------------------------------------------------------------------
 
 def _top_k_abstract_eval(x: ShapedArray, *, k: int, axis: int):
@@ -124,3 +159,18 @@ def _top_k_lower(ctx: LoweringContext, x: Value, *, k: int, axis: int) -> list[V
 
 top_k_p = Primitive("top_k", multiple_results=True)
 top_k_p.def_rules(abstract_eval=_top_k_abstract_eval, lower=_top_k_lower)
+
+
+def _top_k_jvp(primals, tangents, *, k: int, axis: int):
+  """The tangent gathered at the top-k indices; the indices have float0 tangents."""
+  from ember import lax
+  values, indices = top_k_p.bind(*primals, k=k, axis=axis)
+  idx_zero = Zero(tangent_aval(get_aval(indices)))
+  if type(tangents[0]) is Zero:
+    return [values, indices], [Zero(tangent_aval(get_aval(values))), idx_zero]
+  shape = get_aval(indices).shape
+  idx = lax.reshape(indices, shape + (1,))
+  return [values, indices], [_take_along(tangents[0], idx, axis), idx_zero]
+
+
+top_k_p.def_rules(jvp=_top_k_jvp)
