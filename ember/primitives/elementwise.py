@@ -4,18 +4,27 @@ clamp, convert_element_type and friends.
 All share one shape rule (operands of equal shape, or rank-0 operands that broadcast) and one
 dtype rule (operands of one dtype, from the accepted set; the result is weak only if every
 operand is). Each lowers to one StableHLO/CHLO op, a rank-0 operand being broadcast first.
+
+Derivatives follow JAX's rules (same formulas, so the same jaxprs): smooth ops give a jvp that is
+a sum of per-input terms, each broadcast to the output's shape; piecewise-constant ops (floor,
+sign, comparisons, bitwise ops...) have zero tangents; the linear ops (add, sub, neg, mul and div
+in one operand, convert_element_type, select_n, copy, real/imag/complex/conj, reduce_precision)
+have transpose rules, which sum cotangents back down over implicitly broadcast dimensions.
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Sequence
 
 import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array, element_type
 from ember.primitives.lower_fun import lower_fun
+from ember.transforms.ad_util import (Zero, add_tangents, deflinear, deflinear_unary,
+                                      is_undefined, tangent_aval)
 
 __all__ = []  # primitives are reached through ember.lax
 
@@ -134,41 +143,202 @@ def _prim(name: str, accepted, hlo: str, *, nargs: int = 1, tip: str | None = No
   return p
 
 
+# --- derivative helpers -----------------------------------------------------------------------
+
+class _LazyLax:
+  """``ember.lax``, imported on first use: rules compose lax functions, and ember.lax imports
+  this module."""
+
+  def __getattr__(self, name: str):
+    from ember import lax as module
+    value = getattr(module, name)
+    setattr(self, name, value)
+    return value
+
+
+lax = _LazyLax()
+
+
+def _const(x, value):
+  """The scalar ``value`` in ``x``'s dtype (a literal in jaxprs): a Python scalar for a weakly
+  typed rank-0 ``x`` (so results stay weak, as in JAX), else a NumPy scalar."""
+  aval = get_aval(x)
+  if aval.weak_type and not aval.shape:
+    py_type = complex if dtypes.is_complex(aval.dtype) else float if dtypes.is_float(
+        aval.dtype) else bool if aval.dtype == np.bool_ else int
+    if dtypes.canonicalize_dtype(py_type) == aval.dtype:
+      return py_type(value)
+  return np.asarray(value, aval.dtype)
+
+
+def _shape(x) -> tuple[int, ...]:
+  return get_aval(x).shape
+
+
+def _aval(x) -> ShapedArray:
+  return x.aval if is_undefined(x) else get_aval(x)
+
+
+def _zero_like(x) -> Zero:
+  return Zero(tangent_aval(get_aval(x)))
+
+
+def broadcast_tangent(t, shape):
+  """``t`` broadcast to ``shape``, stretching a rank-0 ``t`` or its size-1 dimensions.
+
+  Example:
+      >>> broadcast_tangent(np.float32(2), (2,))
+      Array([2., 2.], dtype=float32)
+  """
+  t_shape = _shape(t)
+  if t_shape == tuple(shape):
+    return t
+  if not t_shape:
+    return lax.broadcast_in_dim(t, shape, ())
+  kept = tuple(i for i, (a, b) in enumerate(zip(t_shape, shape)) if a == b)
+  return lax.broadcast_in_dim(lax.reshape(t, tuple(t_shape[i] for i in kept)), shape, kept)
+
+
+def unbroadcast(aval: ShapedArray, ct):
+  """The transpose of implicit broadcasting: ``ct`` summed down to ``aval``'s shape.
+
+  Example:
+      >>> unbroadcast(ShapedArray((2, 1), np.dtype("float32")), np.ones((2, 3), np.float32))
+      Array([[3.],
+             [3.]], dtype=float32)
+  """
+  ct_shape = _shape(ct)
+  if ct_shape == aval.shape:
+    return ct
+  if not aval.shape:
+    return lax.reduce_sum(ct, tuple(range(len(ct_shape))))
+  dims = tuple(i for i, (a, b) in enumerate(zip(aval.shape, ct_shape)) if a != b)
+  return lax.reshape(lax.reduce_sum(ct, dims), aval.shape)
+
+
+def _defjvp(prim: Primitive, *terms: Callable | None, use_ans: bool = False) -> None:
+  """The jvp of ``prim`` as a sum of per-input terms ``terms[i](t_i, *primals, **params)`` (with
+  the primal output ``ans`` before the primals if ``use_ans``), each broadcast to the output's
+  shape; a None term marks an input with no derivative."""
+  def jvp(primals, tangents, **params):
+    ans = prim.bind(*primals, **params)
+    head = (ans, *primals) if use_ans else primals
+    parts = [broadcast_tangent(fn(t, *head, **params), _shape(ans))
+             for fn, t in zip(terms, tangents, strict=True)
+             if fn is not None and type(t) is not Zero]
+    return ans, functools.reduce(add_tangents, parts, _zero_like(ans))
+  prim.def_rules(jvp=jvp)
+
+
+def _defjvp_ans(prim: Primitive, *terms: Callable | None) -> None:
+  """``_defjvp`` with terms ``terms[i](t_i, ans, *primals, **params)``."""
+  _defjvp(prim, *terms, use_ans=True)
+
+
+def _defjvp_zero(prim: Primitive) -> None:
+  """A piecewise-constant (or non-differentiable) op: its tangent is zero."""
+  def jvp(primals, tangents, **params):
+    ans = prim.bind(*primals, **params)
+    return ans, _zero_like(ans)
+  prim.def_rules(jvp=jvp)
+
+
+def _linear_ct(arg, ct, fn: Callable = lambda ct: ct):
+  """The cotangent of a linear operand ``arg``: ``fn(ct)`` summed down to its shape (None for
+  a known operand, Zero for a zero ``ct``)."""
+  if not is_undefined(arg):
+    return None
+  if type(ct) is Zero:
+    return Zero(arg.aval)
+  return unbroadcast(arg.aval, fn(ct))
+
+
+def _check_one_linear(name: str, *args) -> None:
+  if sum(is_undefined(a) for a in args) != 1:
+    raise ValueError(f"transpose of {name}: exactly one operand must be linear (the other a "
+                     f"known value), got operands {args}.")
+
+
 # --- unary ------------------------------------------------------------------------------------
 
 neg_p = _prim("neg", NUM, "stablehlo.negate")
+deflinear_unary(neg_p, lambda ct, aval: neg_p.bind(ct))
 sign_p = _prim("sign", NUM, "stablehlo.sign")
+_defjvp_zero(sign_p)
 floor_p = _prim("floor", FLOAT, "stablehlo.floor")
+_defjvp_zero(floor_p)
 ceil_p = _prim("ceil", FLOAT, "stablehlo.ceil")
+_defjvp_zero(ceil_p)
 is_finite_p = _prim("is_finite", FLOAT, "stablehlo.is_finite", out_dtype=lambda d: np.bool_)
+_defjvp_zero(is_finite_p)
 exp_p = _prim("exp", INEXACT, "stablehlo.exponential")
+_defjvp_ans(exp_p, lambda g, ans, x: lax.mul(g, ans))
 log_p = _prim("log", INEXACT, "stablehlo.log")
+_defjvp(log_p, lambda g, x: lax.div(g, x))
 log1p_p = _prim("log1p", INEXACT, "stablehlo.log_plus_one")
+_defjvp(log1p_p, lambda g, x: lax.div(g, lax.add(x, _const(x, 1))))
 expm1_p = _prim("expm1", INEXACT, "stablehlo.exponential_minus_one")
+_defjvp_ans(expm1_p, lambda g, ans, x: lax.mul(g, lax.add(ans, _const(ans, 1))))
 tanh_p = _prim("tanh", INEXACT, "stablehlo.tanh")
+_defjvp_ans(tanh_p, lambda g, ans, x: lax.mul(lax.add(g, lax.mul(g, ans)),
+                                             lax.sub(_const(x, 1), ans)))
 logistic_p = _prim("logistic", INEXACT, "stablehlo.logistic")
+_defjvp_ans(logistic_p, lambda g, ans, x: lax.mul(g, lax.mul(ans, lax.sub(_const(ans, 1), ans))))
 sin_p = _prim("sin", INEXACT, "stablehlo.sine")
+_defjvp(sin_p, lambda g, x: lax.mul(g, lax.cos(x)))
 cos_p = _prim("cos", INEXACT, "stablehlo.cosine")
+_defjvp(cos_p, lambda g, x: lax.neg(lax.mul(g, lax.sin(x))))
 tan_p = _prim("tan", INEXACT, "stablehlo.tan")
+_defjvp_ans(tan_p, lambda g, ans, x: lax.mul(g, lax.add(_const(x, 1), lax.square(ans))))
 asin_p = _prim("asin", INEXACT, "chlo.asin")
+_defjvp(asin_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.sub(_const(x, 1), lax.square(x)))))
 acos_p = _prim("acos", INEXACT, "chlo.acos")
+_defjvp(acos_p,
+        lambda g, x: lax.mul(g, lax.neg(lax.rsqrt(lax.sub(_const(x, 1), lax.square(x))))))
 atan_p = _prim("atan", INEXACT, "chlo.atan")
+_defjvp(atan_p, lambda g, x: lax.div(g, lax.add(_const(x, 1), lax.square(x))))
 sinh_p = _prim("sinh", INEXACT, "chlo.sinh")
+_defjvp(sinh_p, lambda g, x: lax.mul(g, lax.cosh(x)))
 cosh_p = _prim("cosh", INEXACT, "chlo.cosh")
+_defjvp(cosh_p, lambda g, x: lax.mul(g, lax.sinh(x)))
 asinh_p = _prim("asinh", INEXACT, "chlo.asinh")
+_defjvp(asinh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.add(lax.square(x), _const(x, 1)))))
 acosh_p = _prim("acosh", INEXACT, "chlo.acosh")
+_defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.sub(lax.square(x), _const(x, 1)))))
 atanh_p = _prim("atanh", INEXACT, "chlo.atanh")
+_defjvp(atanh_p, lambda g, x: lax.mul(lax.integer_pow(lax.add(_const(x, 1), x), -1),
+                                      lax.div(g, lax.sub(_const(x, 1), x))))
 sqrt_p = _prim("sqrt", INEXACT, "stablehlo.sqrt")
+_defjvp_ans(sqrt_p, lambda g, ans, x: lax.mul(g, lax.div(_const(x, 0.5), ans)))
 rsqrt_p = _prim("rsqrt", INEXACT, "stablehlo.rsqrt")
+_defjvp_ans(rsqrt_p, lambda g, ans, x: lax.mul(g, lax.mul(_const(x, -0.5), lax.div(ans, x))))
 cbrt_p = _prim("cbrt", FLOAT, "stablehlo.cbrt")
+_defjvp_ans(cbrt_p,
+            lambda g, ans, x: lax.mul(g, lax.mul(_const(x, 1 / 3), lax.integer_pow(ans, -2))))
 not_p = _prim("not", BOOL_OR_INT, "stablehlo.not")
+_defjvp_zero(not_p)
 population_count_p = _prim("population_count", INTEGER, "stablehlo.popcnt")
+_defjvp_zero(population_count_p)
 clz_p = _prim("clz", INTEGER, "stablehlo.count_leading_zeros")
+_defjvp_zero(clz_p)
+
+
+def _gaussian(g, x):
+  """``g * exp(-x**2)``, the shared factor of erf's and erfc's derivatives."""
+  return lax.mul(g, lax.exp(lax.neg(lax.square(x))))
+
+
 erf_p = _prim("erf", FLOAT, "chlo.erf")
+_defjvp(erf_p, lambda g, x: lax.mul(_const(x, 2 / np.sqrt(np.pi)), _gaussian(g, x)))
 erfc_p = _prim("erfc", FLOAT, "chlo.erfc")
+_defjvp(erfc_p, lambda g, x: lax.mul(_const(x, -2 / np.sqrt(np.pi)), _gaussian(g, x)))
 erf_inv_p = _prim("erf_inv", FLOAT, "chlo.erf_inv")
+_defjvp_ans(erf_inv_p, lambda g, ans, x: lax.mul(_const(x, np.sqrt(np.pi) / 2),
+                                                 lax.mul(g, lax.exp(lax.square(ans)))))
 lgamma_p = _prim("lgamma", FLOAT, "chlo.lgamma")
+_defjvp(lgamma_p, lambda g, x: lax.mul(g, lax.digamma(x)))
 digamma_p = _prim("digamma", FLOAT, "chlo.digamma")
+_defjvp(digamma_p, lambda g, x: lax.mul(g, polygamma_p.bind(_const(x, 1), x)))
 bessel_i0e_p = _prim("bessel_i0e", FLOAT, "chlo.bessel_i0e")
 bessel_i1e_p = _prim("bessel_i1e", FLOAT, "chlo.bessel_i1e")
 
@@ -206,12 +376,28 @@ def _bessel_ie(order: int):
   return fn
 
 
+def _bessel_i1e_jvp(g, ans, x):
+  """d/dx i1e(x) = i0e(x) - i1e(x) * (sign(x) + 1/x), and 1/2 at |x| <= eps."""
+  dtype = get_aval(x).dtype
+  eps = np.asarray(dtypes.finfo(dtype).eps, dtype)  # strong: a weak |x| is promoted, as in JAX
+  not_tiny = lax.gt(_convert(lax.abs(x), dtype), eps)
+  safe_x = lax.select(not_tiny, x, lax.full_like(x, eps))
+  dy = lax.sub(lax.bessel_i0e(safe_x),
+               lax.mul(ans, lax.add(lax.sign(safe_x), lax.integer_pow(safe_x, -1))))
+  return lax.mul(g, lax.select(not_tiny, dy, lax.full_like(x, 0.5)))
+
+
 bessel_i0e_p.def_rules(lower=lower_fun(_bessel_ie(0)))
+_defjvp_ans(bessel_i0e_p, lambda g, ans, x: lax.mul(
+    g, lax.sub(lax.bessel_i1e(x), lax.mul(lax.sign(x), ans))))
 bessel_i1e_p.def_rules(lower=lower_fun(_bessel_ie(1)))
+_defjvp_ans(bessel_i1e_p, _bessel_i1e_jvp)
 copy_p = _prim("copy", ANY, "stablehlo.optimization_barrier")
 copy_p.def_rules(lower=lambda ctx, x: x)
+deflinear_unary(copy_p, lambda ct, aval: copy_p.bind(ct))
 square_p = _prim("square", NUM, "stablehlo.multiply")
 square_p.def_rules(lower=lambda ctx, x: ctx.op1("stablehlo.multiply", [x, x]))
+_defjvp(square_p, lambda g, x: lax.mul(g, lax.mul(_const(x, 2), x)))
 
 
 def _real_dtype(dt):
@@ -219,24 +405,54 @@ def _real_dtype(dt):
       if dtypes.is_complex(dt) else np.dtype(dt)
 
 
+def _abs_jvp(g, ans, x):
+  """sign(x) * g for real x (1 at 0, as JAX); Re(conj(x) * g) / |x| for complex x (0 at 0)."""
+  x_dtype = get_aval(x).dtype
+  if not dtypes.is_complex(x_dtype):
+    return lax.select(lax.ge(x, _const(x, 0)), g, lax.neg(g))
+  conj_x = conj_p.bind(x, input_dtype=x_dtype)
+  denom = _convert(ans, x_dtype)
+  denom = lax.select(lax.eq(denom, _const(denom, 0)), lax.full_like(denom, 1), denom)
+  return lax.real(lax.mul(g, lax.div(conj_x, denom)))
+
+
 abs_p = _prim("abs", SIGNED_NUM, "stablehlo.abs", out_dtype=_real_dtype)
+_defjvp_ans(abs_p, _abs_jvp)
 real_p = _prim("real", (_COMPLEX,), "stablehlo.real", out_dtype=_real_dtype)
+deflinear_unary(real_p, lambda ct, aval: lax.complex(ct, np.zeros((), get_aval(ct).dtype)))
 imag_p = _prim("imag", (_COMPLEX,), "stablehlo.imag", out_dtype=_real_dtype)
-conj_p = _prim("conj", (_COMPLEX,), "chlo.conj")
+deflinear_unary(imag_p,
+                lambda ct, aval: lax.complex(np.zeros((), get_aval(ct).dtype), lax.neg(ct)))
 
 
-def _conj_lower(ctx, x):
+def _conj_abstract_eval(x, *, input_dtype=None):
+  """Complex conjugate; a float32/float64 operand gives its complex type (as in JAX)."""
+  if not dtypes.is_complex(x.dtype) and x.dtype not in (np.float32, np.float64):
+    raise TypeError(f"conj does not accept dtype {x.dtype.name}. Accepted dtypes are subtypes "
+                    "of float32, complexfloating, float64.")
+  return x if dtypes.is_complex(x.dtype) else x.update(dtype=_complex_dtype(x.dtype))
+
+
+def _conj_lower(ctx, x, *, input_dtype=None):
+  if not dtypes.is_complex(x.aval.dtype):
+    return ctx.op1("stablehlo.convert", [x])
   real_aval = ShapedArray(x.aval.shape, _real_dtype(x.aval.dtype))
   re = ctx.op1("stablehlo.real", [x], real_aval)
   im = ctx.op1("stablehlo.imag", [x], real_aval)
   return ctx.op1("stablehlo.complex", [re, ctx.op1("stablehlo.negate", [im], real_aval)])
 
 
-conj_p.def_rules(lower=_conj_lower)
+def _conj_transpose(ct, aval, *, input_dtype=None):
+  """conj of ``ct`` for a complex operand; its real part for a real one."""
+  if dtypes.is_complex(aval.dtype):
+    return conj_p.bind(ct, input_dtype=aval.dtype)
+  return real_p.bind(ct)
 
 
-def _round_attrs(params, avals):
-  return None
+conj_p = Primitive("conj")
+conj_p.def_rules(abstract_eval=_conj_abstract_eval, lower=_conj_lower)
+conj_p.pp_params = lambda params: {k: v for k, v in params.items() if v is not None}
+deflinear_unary(conj_p, _conj_transpose)
 
 
 round_p = Primitive("round")
@@ -245,6 +461,7 @@ round_p.def_rules(
     lower=lambda ctx, x, *, rounding_method: ctx.op1(
         "stablehlo.round_nearest_even" if int(rounding_method) == 1 else
         "stablehlo.round_nearest_afz", [x]))
+_defjvp_zero(round_p)
 
 
 def _exp2_lower(ctx, x):
@@ -254,6 +471,7 @@ def _exp2_lower(ctx, x):
 
 exp2_p = Primitive("exp2")
 exp2_p.def_rules(abstract_eval=naryop_abstract_eval("exp2", INEXACT), lower=_exp2_lower)
+_defjvp_ans(exp2_p, lambda g, ans, x: lax.mul(lax.log(_const(x, 2)), lax.mul(g, ans)))
 
 
 def _integer_pow_abstract_eval(x, *, y: int):
@@ -279,8 +497,20 @@ def _integer_pow_lower(ctx, x, *, y: int):
   return acc
 
 
+def _integer_pow_jvp(primals, tangents, *, y: int):
+  """y * x**(y-1) * g, written as JAX does: g itself for y == 1, 2 * x * g for y == 2."""
+  (x,), (g,) = primals, tangents
+  ans = integer_pow_p.bind(x, y=y)
+  if y == 0 or type(g) is Zero:
+    return ans, _zero_like(ans)
+  if y == 1:
+    return ans, g
+  return ans, lax.mul(g, lax.mul(_const(x, y), x if y == 2 else lax.integer_pow(x, y - 1)))
+
+
 integer_pow_p = Primitive("integer_pow")
-integer_pow_p.def_rules(abstract_eval=_integer_pow_abstract_eval, lower=_integer_pow_lower)
+integer_pow_p.def_rules(abstract_eval=_integer_pow_abstract_eval, lower=_integer_pow_lower,
+                        jvp=_integer_pow_jvp)
 
 
 def _reduce_precision_abstract_eval(x, *, exponent_bits: int, mantissa_bits: int):
@@ -296,7 +526,11 @@ reduce_precision_p.def_rules(
     abstract_eval=_reduce_precision_abstract_eval,
     lower=lambda ctx, x, *, exponent_bits, mantissa_bits: ctx.op1(
         "stablehlo.reduce_precision", [x],
-        attrs={"exponent_bits": f"{exponent_bits} : i32", "mantissa_bits": f"{mantissa_bits} : i32"}))
+        attrs={"exponent_bits": f"{exponent_bits} : i32",
+               "mantissa_bits": f"{mantissa_bits} : i32"}))
+deflinear_unary(reduce_precision_p,
+                lambda ct, aval, **params: reduce_precision_p.bind(ct, **params))
+
 
 def compare(ctx: LoweringContext, x: Value, y: Value, direction: str,
             compare_type: str | None = None) -> Value:
@@ -338,25 +572,128 @@ def _minmax_lower(op_name: str):
 
 # --- binary -----------------------------------------------------------------------------------
 
+def _add_jvp(primals, tangents):
+  (x, y), (x_dot, y_dot) = primals, tangents
+  ans = add_p.bind(x, y)
+  if type(x_dot) is Zero and type(y_dot) is Zero:
+    return ans, _zero_like(ans)
+  if type(x_dot) is Zero:
+    return ans, broadcast_tangent(y_dot, _shape(ans))
+  if type(y_dot) is Zero:
+    return ans, broadcast_tangent(x_dot, _shape(ans))
+  return ans, add_p.bind(x_dot, y_dot)
+
+
+def _add_transpose(ct, x, y):
+  return [_linear_ct(x, ct), _linear_ct(y, ct)]
+
+
 add_p = _prim("add", NUM, "stablehlo.add", nargs=2, tip="add")
+add_p.def_rules(jvp=_add_jvp, transpose=_add_transpose)
+
+
+def _sub_jvp(primals, tangents):
+  (x, y), (x_dot, y_dot) = primals, tangents
+  ans = sub_p.bind(x, y)
+  if type(x_dot) is Zero and type(y_dot) is Zero:
+    return ans, _zero_like(ans)
+  if type(x_dot) is Zero:
+    return ans, broadcast_tangent(neg_p.bind(y_dot), _shape(ans))
+  if type(y_dot) is Zero:
+    return ans, broadcast_tangent(x_dot, _shape(ans))
+  return ans, sub_p.bind(x_dot, y_dot)
+
+
+def _sub_transpose(ct, x, y):
+  return [_linear_ct(x, ct), _linear_ct(y, ct, neg_p.bind)]
+
+
 sub_p = _prim("sub", NUM, "stablehlo.subtract", nargs=2, tip="subtract")
+sub_p.def_rules(jvp=_sub_jvp, transpose=_sub_transpose)
+
+
+def _mul_transpose(ct, x, y):
+  _check_one_linear("mul", x, y)
+  return [_linear_ct(x, ct, lambda c: mul_p.bind(c, y)),
+          _linear_ct(y, ct, lambda c: mul_p.bind(x, c))]
+
+
 mul_p = _prim("mul", NUM, "stablehlo.multiply", nargs=2, tip="multiply")
+_defjvp(mul_p, lambda g, x, y: lax.mul(g, y), lambda g, x, y: lax.mul(x, g))
+mul_p.def_rules(transpose=_mul_transpose)
+
+
+def _div_transpose(ct, x, y):
+  if is_undefined(y):
+    raise ValueError("transpose of div: div is linear in its numerator only, but the "
+                     "denominator is a linear input.")
+  return [_linear_ct(x, ct, lambda c: div_p.bind(c, y)), None]
+
+
 div_p = _prim("div", NUM, "stablehlo.divide", nargs=2, tip="divide")
+_defjvp(div_p, lambda g, x, y: lax.div(g, y),
+        lambda g, x, y: lax.mul(lax.mul(lax.neg(g), x), lax.integer_pow(y, -2)))
+div_p.def_rules(transpose=_div_transpose)
+
+
+def _rem_jvp_y(g, x, y):
+  """-g * trunc(x / y): rem(x, y) = x - y * trunc(x / y)."""
+  return lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)), lax.floor(lax.abs(lax.div(x, y)))))
+
+
 rem_p = _prim("rem", REAL_NUM, "stablehlo.remainder", nargs=2, tip="remainder")
+_defjvp(rem_p, lambda g, x, y: g, _rem_jvp_y)
+
+
+def _balanced_eq(x, ans, y):
+  """1 where ``x`` is the max/min ``ans``, 1/2 where ``y`` ties with it, 0 elsewhere."""
+  mine = lax.select(lax.eq(x, ans), lax.full_like(ans, 1), lax.full_like(ans, 0))
+  return lax.div(mine, lax.select(lax.eq(y, ans), lax.full_like(ans, 2), lax.full_like(ans, 1)))
+
+
 max_p = _prim("max", ANY, "stablehlo.maximum", nargs=2, tip="maximum")
 max_p.def_rules(lower=_minmax_lower("stablehlo.maximum"))
+_defjvp_ans(max_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
+            lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
 min_p = _prim("min", ANY, "stablehlo.minimum", nargs=2, tip="minimum")
 min_p.def_rules(lower=_minmax_lower("stablehlo.minimum"))
+_defjvp_ans(min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
+            lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
 and_p = _prim("and", BOOL_OR_INT, "stablehlo.and", nargs=2, tip="bitwise_and")
+_defjvp_zero(and_p)
 or_p = _prim("or", BOOL_OR_INT, "stablehlo.or", nargs=2, tip="bitwise_or")
+_defjvp_zero(or_p)
 xor_p = _prim("xor", BOOL_OR_INT, "stablehlo.xor", nargs=2, tip="bitwise_xor")
+_defjvp_zero(xor_p)
 shift_left_p = _prim("shift_left", INTEGER, "stablehlo.shift_left", nargs=2, tip="left_shift")
+_defjvp_zero(shift_left_p)
 shift_right_arithmetic_p = _prim("shift_right_arithmetic", INTEGER,
                                  "stablehlo.shift_right_arithmetic", nargs=2, tip="right_shift")
+_defjvp_zero(shift_right_arithmetic_p)
 shift_right_logical_p = _prim("shift_right_logical", INTEGER, "stablehlo.shift_right_logical",
                               nargs=2, tip="right_shift")
+_defjvp_zero(shift_right_logical_p)
+
+
+def _atan2_denom(x, y):
+  return lax.add(lax.square(x), lax.square(y))
+
+
 atan2_p = _prim("atan2", FLOAT, "stablehlo.atan2", nargs=2, tip="arctan2")
+_defjvp(atan2_p, lambda g, x, y: lax.mul(g, lax.div(y, _atan2_denom(x, y))),
+        lambda g, x, y: lax.mul(g, lax.div(lax.neg(x), _atan2_denom(x, y))))
 nextafter_p = _prim("nextafter", FLOAT, "chlo.next_after", nargs=2, tip="nextafter")
+nextafter_p.def_unsupported("jvp", "nextafter is not differentiable (JAX defines no derivative "
+                            "for it either); stop its gradient with lax.stop_gradient")
+polygamma_p = _prim("polygamma", FLOAT, "chlo.polygamma", nargs=2)  # no lax wrapper yet
+
+
+def _polygamma_jvp_m(g, m, x):
+  raise ValueError("polygamma gradient with respect to m is not supported")
+
+
+_defjvp(polygamma_p, _polygamma_jvp_m,
+        lambda g, m, x: lax.mul(g, polygamma_p.bind(lax.add(m, _const(m, 1)), x)))
 pow_p = Primitive("pow")
 
 
@@ -377,11 +714,52 @@ def _pow_lower(ctx, x, y):
   return ctx.op1("stablehlo.power", [x, y])
 
 
+def _convert(x, dtype):
+  """``x`` converted to ``dtype`` and made strongly typed, as ``lax.convert_element_type``
+  (on the host for a constant, as JAX folds it)."""
+  aval = get_aval(x)
+  if aval.dtype == dtype and not aval.weak_type:
+    return x
+  if isinstance(x, (int, float, complex, np.ndarray, np.generic)):
+    return np.asarray(x).astype(dtype)
+  return convert_element_type_p.bind(x, new_dtype=np.dtype(dtype), weak_type=False,
+                                     sharding=None)
+
+
+def _replace_zero(x):
+  """``x`` with its zeros replaced by ones."""
+  return lax.select(lax.eq(x, _const(x, 0)), lax.full_like(x, 1), x)
+
+
+def _pow_jvp_x(g, ans, x, y):
+  """g * y * x**(y-1); for an integer y, 0 where y == 0 (so x == 0 gives no nan)."""
+  int_y = not dtypes.is_inexact(get_aval(y).dtype)
+  x, y = _convert(x, get_aval(x).dtype), _convert(y, get_aval(x).dtype)
+  if not int_y:
+    return lax.mul(g, lax.mul(y, lax.pow(x, lax.sub(y, lax.full_like(y, 1)))))
+  shape = broadcast_shapes("pow", get_aval(x), get_aval(y))
+  x, y = broadcast_tangent(x, shape), broadcast_tangent(y, shape)
+  jac = lax.select(lax.eq(y, _const(y, 0)), lax.full_like(y, 0),
+                   lax.mul(_replace_zero(y), lax.pow(x, lax.sub(y, lax.full_like(y, 1)))))
+  return lax.mul(g, jac)
+
+
+def _pow_jvp_y(g, ans, x, y):
+  """g * log(x) * x**y, taking log(x) as 0 at x == 0."""
+  return _convert(lax.mul(g, lax.mul(lax.log(_replace_zero(x)), ans)), get_aval(y).dtype)
+
+
 pow_p.def_rules(abstract_eval=_pow_abstract_eval, lower=_pow_lower)
+_defjvp_ans(pow_p, _pow_jvp_x, _pow_jvp_y)
 
 
 def _complex_dtype(dt):
   return np.dtype(np.complex128 if np.dtype(dt) == np.float64 else np.complex64)
+
+
+def _complex_transpose(ct, x, y):
+  return [_linear_ct(x, ct, real_p.bind),
+          _linear_ct(y, ct, lambda c: imag_p.bind(neg_p.bind(c)))]
 
 
 complex_p = Primitive("complex")
@@ -389,6 +767,7 @@ complex_p.def_rules(
     abstract_eval=naryop_abstract_eval("complex", (_FLOAT,), out_dtype=_complex_dtype,
                                        tip="complex"),
     lower=hlo_lowering("stablehlo.complex"))
+deflinear(complex_p, _complex_transpose)
 
 
 # --- comparisons ------------------------------------------------------------------------------
@@ -407,6 +786,7 @@ def _compare(name: str, direction: str, accepted, tip: str) -> Primitive:
   p = Primitive(name)
   p.def_rules(abstract_eval=naryop_abstract_eval(name, accepted, lambda d: np.bool_, tip),
               lower=hlo_lowering("stablehlo.compare", attrs))
+  _defjvp_zero(p)
   return p
 
 
@@ -462,8 +842,33 @@ def _select_n_lower(ctx, which, *cases):
   return pick(0, len(cases))
 
 
+def _select_n_jvp(primals, tangents):
+  """The cases' tangents selected by ``which`` (zeros for cases with no tangent)."""
+  which, *cases = primals
+  ans = select_n_p.bind(which, *cases)
+  case_dots = tangents[1:]
+  nonzero = [t for t in case_dots if type(t) is not Zero]
+  if not nonzero:
+    return ans, _zero_like(ans)
+  zeros = lax.full_like(nonzero[0], 0)  # made even when unused, as JAX does (same jaxprs)
+  return ans, select_n_p.bind(which, *[zeros if type(t) is Zero else t for t in case_dots])
+
+
+def _select_n_transpose(ct, which, *cases):
+  """Case i's cotangent is ``ct`` where ``which`` picks it, zero elsewhere."""
+  if is_undefined(which):
+    raise ValueError("transpose of select_n: the predicate `which` cannot be a linear input.")
+  if type(ct) is Zero:
+    return [None] + [Zero(c.aval) if is_undefined(c) else None for c in cases]
+  zeros = lax.full_like(ct, 0)
+  return [None] + [
+      select_n_p.bind(which, *[ct if j == i else zeros for j in range(len(cases))])
+      if is_undefined(c) else None for i, c in enumerate(cases)]
+
+
 select_n_p = Primitive("select_n")
-select_n_p.def_rules(abstract_eval=_select_n_abstract_eval, lower=_select_n_lower)
+select_n_p.def_rules(abstract_eval=_select_n_abstract_eval, lower=_select_n_lower,
+                     jvp=_select_n_jvp, transpose=_select_n_transpose)
 
 
 def _clamp_abstract_eval(lo, x, hi):
@@ -484,8 +889,17 @@ def _clamp_lower(ctx, lo, x, hi):
                                      broadcast_to_out(ctx, hi, shape)])
 
 
+def _clamp_pick(pred, g, x):
+  """``g`` (broadcast to ``x``'s shape) where ``pred``, else zero."""
+  return lax.select(pred, broadcast_tangent(g, _shape(x)), lax.full_like(x, 0))
+
+
 clamp_p = Primitive("clamp")
 clamp_p.def_rules(abstract_eval=_clamp_abstract_eval, lower=_clamp_lower)
+_defjvp(clamp_p,  # ties give no derivative to anyone, as in JAX
+        lambda g, lo, x, hi: _clamp_pick(lax.bitwise_and(lax.gt(lo, x), lax.lt(lo, hi)), g, x),
+        lambda g, lo, x, hi: _clamp_pick(lax.bitwise_and(lax.gt(x, lo), lax.lt(x, hi)), g, x),
+        lambda g, lo, x, hi: _clamp_pick(lax.lt(hi, x), g, x))
 
 
 # --- conversions ------------------------------------------------------------------------------
@@ -511,8 +925,29 @@ def _convert_lower(ctx, x, *, new_dtype, weak_type, sharding=None):
   return ctx.op1("stablehlo.convert", [x], out)
 
 
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type, sharding=None):
+  """The tangent converted likewise (complex to real keeps the real part); zero for a
+  conversion to an integer or bool type."""
+  (x,), (t,) = primals, tangents
+  ans = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type,
+                                    sharding=sharding)
+  if type(t) is Zero or not dtypes.is_inexact(new_dtype):
+    return ans, _zero_like(ans)
+  return ans, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type,
+                                          sharding=sharding)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding=None):
+  aval = _aval(x)
+  if type(ct) is Zero or not dtypes.is_inexact(aval.dtype):
+    return [Zero(tangent_aval(aval))]
+  return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type,
+                                      sharding=sharding)]
+
+
 convert_element_type_p = Primitive("convert_element_type")
-convert_element_type_p.def_rules(abstract_eval=_convert_abstract_eval, lower=_convert_lower)
+convert_element_type_p.def_rules(abstract_eval=_convert_abstract_eval, lower=_convert_lower,
+                                 jvp=_convert_jvp, transpose=_convert_transpose)
 convert_element_type_p.pp_params = lambda params: {  # JAX hides sharding=None
     k: v for k, v in sorted(params.items()) if not (k == "sharding" and v is None)}
 
@@ -543,3 +978,4 @@ bitcast_convert_type_p = Primitive("bitcast_convert_type")
 bitcast_convert_type_p.def_rules(
     abstract_eval=_bitcast_abstract_eval,
     lower=lambda ctx, x, *, new_dtype: ctx.op1("stablehlo.bitcast_convert", [x]))
+_defjvp_zero(bitcast_convert_type_p)
