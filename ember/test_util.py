@@ -23,10 +23,15 @@ def _np(x):
   return np.asarray(x)
 
 
+def _dtype(x) -> np.dtype:
+  """The dtype ember computes ``x`` in (Python floats are float32 unless x64 is on)."""
+  return np.dtype(dtypes.canonicalize_dtype(np.asarray(x).dtype))
+
+
 def _tol(leaves, given):
   if given is not None:
     return given
-  dts = [np.asarray(x).dtype for x in leaves if np.asarray(x).dtype.kind in "fc"]
+  dts = [_dtype(x) for x in leaves if _dtype(x).kind in "fc"]
   return max([_TOL.get(np.dtype(dtypes.to_inexact_dtype(d)) if d.kind == "c" else d, 2e-2)
               for d in dts], default=1e-5)
 
@@ -49,7 +54,7 @@ def check_jvp(f: Callable, f_jvp: Callable, args: Sequence, atol=None, rtol=None
   rng = np.random.default_rng(0)
   leaves, tree = pytree.flatten(tuple(args))
   tangents = [_random_like(rng, x) for x in leaves]
-  dt = np.asarray(leaves[0]).dtype if leaves else np.dtype("float64")
+  dt = _dtype(leaves[0]) if leaves else np.dtype("float64")
   eps = eps or _EPS.get(np.dtype(dt), 1e-4)
   plus = pytree.unflatten(tree, [np.asarray(x) + eps * t for x, t in zip(leaves, tangents)])
   minus = pytree.unflatten(tree, [np.asarray(x) - eps * t for x, t in zip(leaves, tangents)])

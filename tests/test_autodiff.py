@@ -119,3 +119,67 @@ def test_errors():
     ember.jvp(f, (1.0,), (np.int32(1),))
   with pytest.raises(ValueError, match="different primal and tangent shapes"):
     ember.jvp(f, (jnp.ones(2),), (jnp.ones(3),))
+
+
+def test_jacobians_and_hessian():
+  x = jnp.array([1.0, 2.0, 3.0])
+  expected = np.diag(2 * np.asarray(x))
+  np.testing.assert_allclose(np.asarray(ember.jacrev(lambda v: v ** 2)(x)), expected)
+  np.testing.assert_allclose(np.asarray(ember.jacfwd(lambda v: v ** 2)(x)), expected)
+  h = ember.hessian(lambda v: jnp.sum(v ** 3))(x)
+  np.testing.assert_allclose(np.asarray(h), np.diag(6 * np.asarray(x)), rtol=1e-6)
+  # pytree in, matrix out: leaves of shape out.shape + in.shape
+  j = ember.jacrev(lambda p: jnp.outer(p["a"], p["b"]))({"a": jnp.ones(2), "b": jnp.ones(3)})
+  assert j["a"].shape == (2, 3, 2) and j["b"].shape == (2, 3, 3)
+  jf = ember.jacfwd(lambda p: jnp.outer(p["a"], p["b"]))({"a": jnp.ones(2), "b": jnp.ones(3)})
+  np.testing.assert_allclose(np.asarray(jf["b"]), np.asarray(j["b"]))
+
+
+def test_custom_jvp_and_custom_vjp():
+  @ember.custom_jvp
+  def f(x):
+    return jnp.sin(x)
+
+  @f.defjvp
+  def f_jvp(primals, tangents):
+    return f(primals[0]), 2.0 * tangents[0]
+
+  assert float(ember.grad(f)(0.3)) == 2.0
+  assert float(ember.jit(ember.grad(f))(0.3)) == 2.0
+  assert float(ember.jvp(f, (0.3,), (1.0,))[1]) == 2.0
+  np.testing.assert_allclose(float(f(0.3)), np.sin(0.3), rtol=1e-6)
+
+  @ember.custom_vjp
+  def g(x, y):
+    return x * y
+
+  g.defvjp(lambda x, y: (g(x, y), (x, y)), lambda res, ct: (ct * 10.0, ct * res[0]))
+  gx, gy = ember.grad(g, argnums=(0, 1))(2.0, 3.0)
+  assert (float(gx), float(gy)) == (10.0, 2.0)
+  assert float(ember.grad(ember.jit(lambda x: g(x, 1.0)))(2.0)) == 10.0
+  with pytest.raises(TypeError, match="can't apply forward-mode autodiff"):
+    ember.jvp(lambda x: g(x, 1.0), (1.0,), (1.0,))
+
+
+def test_stop_gradient_and_checkpoint():
+  assert float(ember.grad(lambda x: x * ember.lax.stop_gradient(x))(3.0)) == 3.0
+  cf = ember.checkpoint(f)
+  np.testing.assert_allclose(float(ember.grad(cf)(0.6)), df(0.6), rtol=1e-6)
+  np.testing.assert_allclose(float(ember.jit(ember.grad(cf))(0.6)), df(0.6), rtol=1e-6)
+  text = str(ember.make_jaxpr(ember.grad(cf))(0.6))
+  assert "remat2" in text and "transpose(remat)" in text
+
+
+def test_check_grads_passes_and_catches_a_wrong_rule():
+  from ember.test_util import check_grads
+  check_grads(lambda x, y: jnp.sum(jnp.tanh(x @ y)),
+              (np.random.RandomState(0).randn(3, 4).astype(np.float32),
+               np.random.RandomState(1).randn(4, 2).astype(np.float32)), order=2)
+
+  @ember.custom_jvp
+  def wrong(x):
+    return jnp.sin(x)
+
+  wrong.defjvp(lambda p, t: (wrong(p[0]), 3.0 * t[0]))
+  with pytest.raises(AssertionError):
+    check_grads(wrong, (0.5,), order=1)
