@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, literal_value
 
 __all__ = ["eval_jaxpr", "jaxpr_as_fun"]
 
@@ -22,7 +22,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence, *args) -> list:
   env: dict = {}
 
   def read(x):
-    return x.val if isinstance(x, Literal) else env[x]
+    return literal_value(x) if isinstance(x, Literal) else env[x]
 
   for v, val in zip(jaxpr.constvars, consts, strict=True):
     env[v] = val

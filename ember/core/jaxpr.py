@@ -46,6 +46,19 @@ class Literal:
     return f"Literal({self.val!r})"
 
 
+def literal_value(lit: "Literal"):
+  """A literal's value as an operand: a Python scalar when weakly typed (so it stays weak)."""
+  val = lit.val
+  if lit.aval.weak_type and not isinstance(val, (bool, int, float, complex)):
+    item = np.asarray(val).item()
+    kind = lit.aval.dtype.kind
+    from ember import dtypes
+    py = {"f": float, "c": complex, "i": int}.get(kind)
+    if py is not None and dtypes.canonicalize_dtype(py) == lit.aval.dtype:
+      return py(item)
+  return val
+
+
 class SourceInfo(NamedTuple):
   file: str
   line: int

@@ -21,7 +21,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       tangent_aval, float0)
 from ember.transforms.jvp import JVPTrace
@@ -109,7 +109,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
 
   def read(v):
     if isinstance(v, Literal):
-      return v.val
+      return literal_value(v)
     if _is_linear(v, linear):
       return UndefinedPrimal(v.aval)
     return known[id(v)]
