@@ -60,6 +60,23 @@ def _trace_flat(fun, args, kwargs, what: str):
   return closed, consts, leaves, in_tree, out_box[0]
 
 
+def _split_nondiff(fun, nondiff_argnums, args, kwargs):
+  """Bind keyword arguments positionally; return the non-differentiable arguments by position,
+  the differentiable ones, and a function rebuilding the full argument list from the latter."""
+  if kwargs:
+    import inspect
+    bound = inspect.signature(fun).bind(*args, **kwargs)
+    bound.apply_defaults()
+    args = bound.args
+  nondiff = {i: args[i] for i in nondiff_argnums}
+  dyn = [a for i, a in enumerate(args) if i not in nondiff]
+
+  def with_nondiff(d):
+    it = iter(d)
+    return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+  return nondiff, dyn, with_nondiff
+
+
 # --- stop_gradient ------------------------------------------------------------------------------
 
 stop_gradient_p = core.Primitive("stop_gradient")
@@ -151,17 +168,7 @@ class custom_jvp:
     if self.jvp is None:
       raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using "
                            "defjvp.")
-    if kwargs:
-      import inspect
-      bound = inspect.signature(self.fun).bind(*args, **kwargs)
-      bound.apply_defaults()
-      args, kwargs = bound.args, {}
-    nondiff = {i: args[i] for i in self.nondiff_argnums}
-    dyn = [a for i, a in enumerate(args) if i not in nondiff]
-
-    def with_nondiff(d):
-      it = iter(d)
-      return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+    nondiff, dyn, with_nondiff = _split_nondiff(self.fun, self.nondiff_argnums, args, kwargs)
 
     closed, consts, leaves, in_tree, out_tree = _trace_flat(
         lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_jvp")
@@ -262,17 +269,7 @@ class custom_vjp:
     if self.fwd is None:
       raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using "
                            "defvjp.")
-    if kwargs:
-      import inspect
-      bound = inspect.signature(self.fun).bind(*args, **kwargs)
-      bound.apply_defaults()
-      args = bound.args
-    nondiff = {i: args[i] for i in self.nondiff_argnums}
-    dyn = [a for i, a in enumerate(args) if i not in nondiff]
-
-    def with_nondiff(d):
-      it = iter(d)
-      return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+    nondiff, dyn, with_nondiff = _split_nondiff(self.fun, self.nondiff_argnums, args, kwargs)
 
     closed, consts, leaves, in_tree, out_tree = _trace_flat(
         lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_vjp")
@@ -298,8 +295,6 @@ class custom_vjp:
       if not isinstance(out, (tuple, list)):
         raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
                         f"(non-static) argument; got {type(out).__name__}.")
-      ct_leaves, ct_tree = pytree.flatten(tuple(out), is_leaf=lambda x: x is None)
-      args_tree = pytree.flatten(pytree.unflatten(in_tree, [0] * in_tree.num_leaves))[1]
       expanded = []
       for c, p in zip(out, pytree.unflatten(in_tree, range(in_tree.num_leaves))):
         n = len(pytree.tree_leaves(p))
