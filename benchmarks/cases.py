@@ -240,6 +240,64 @@ def _trace(L):
                  extra={"eqns": n_eqns, "ops": n_ops})
 
 
+def _mlp(L, sizes=(784, 512, 512, 512, 10), batch=128):
+    """A 4-layer MLP over a dict-of-dicts parameter pytree, with its data and loss."""
+    jax, jnp = L.jax, L.jnp
+    rng = np.random.RandomState(0)
+    params = {
+        "layer%d" % i: {"w": jnp.asarray(rng.randn(m, n).astype(np.float32) / np.sqrt(m)),
+                        "b": jnp.zeros((n,), jnp.float32)}
+        for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:]))}
+    x = jnp.asarray(rng.randn(batch, sizes[0]).astype(np.float32))
+    y = jnp.asarray(rng.randint(0, sizes[-1], size=batch).astype(np.int32))
+
+    def loss(params, x, y):
+        h = x
+        n = len(params)
+        for i in range(n):
+            layer = params["layer%d" % i]
+            h = jnp.dot(h, layer["w"]) + layer["b"]
+            if i < n - 1:
+                h = jnp.tanh(h)
+        logp = h - jnp.log(jnp.sum(jnp.exp(h), axis=1, keepdims=True))
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+
+    return params, x, y, loss
+
+
+@case("mlp_value_and_grad_trace_lower", target=1.0, has_numpy=False,
+      desc="jit(value_and_grad(loss)).lower(...) of a fresh function (trace + lower, no compile)")
+def _mlp_trace(L):
+    jax = L.jax
+    params, x, y, loss = _mlp(L)
+
+    def stmt():
+        f = jax.jit(jax.value_and_grad(lambda p, a, b: loss(p, a, b)))
+        return f.lower(params, x, y).as_text()
+
+    return Bench(stmt, max_number=1)
+
+
+@case("mlp_sgd_step", target=1.1, has_numpy=False,
+      desc="steady-state jitted SGD step (grad + tree map update) of the 4-layer MLP")
+def _mlp_step(L):
+    jax = L.jax
+    params, x, y, loss = _mlp(L)
+
+    @jax.jit
+    def step(p, a, b):
+        g = jax.grad(loss)(p, a, b)
+        return jax.tree.map(lambda w, d: w - 0.01 * d, p, g)
+
+    state = {"p": params}
+
+    def stmt():
+        state["p"] = step(state["p"], x, y)
+        block_tree(state["p"])
+
+    return Bench(stmt)
+
+
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------
