@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import ember
+import ad_checks
 import ember.numpy as jnp
 from ember import lax
 from ember.core.aval import ShapedArray
@@ -23,49 +24,20 @@ def _rand(shape):
   return RNG.randn(*shape)
 
 
-def _as_list(y):
-  return list(y) if isinstance(y, (tuple, list)) else [y]
-
-
-def _finite_difference(f, args, tangents, eps=1e-6):
-  plus = f(*[a + eps * t for a, t in zip(args, tangents)])
-  minus = f(*[a - eps * t for a, t in zip(args, tangents)])
-  return [(np.asarray(p) - np.asarray(m)) / (2 * eps) for p, m in zip(_as_list(plus),
-                                                                       _as_list(minus))]
-
-
 def _jvp(f, args, tangents):
-  """ember.jvp under jit (one compiled program, rather than one per primitive of the rule)."""
-  return ember.jit(lambda a, t: ember.jvp(f, a, t))(tuple(args), tuple(tangents))
+  return ad_checks.jvp_of(f, args, tangents, jit=True)
 
 
 def _pullback(f, args, cts):
-  return ember.jit(lambda a, c: ember.vjp(f, *a)[1](c))(tuple(args), cts)
+  return ad_checks.pullback_of(f, args, cts, jit=True)
 
 
 def check_jvp(f, args, rtol=1e-6, atol=1e-8):
-  """ember.jvp of ``f`` at ``args`` along random tangents matches finite differences."""
-  tangents = [_rand(np.shape(a)) for a in args]
-  y, ty = _jvp(f, args, tangents)
-  for yi, expected in zip(_as_list(y), _as_list(f(*args))):
-    np.testing.assert_allclose(np.asarray(yi), np.asarray(expected), rtol=1e-12)
-  for ti, yi, fd in zip(_as_list(ty), _as_list(y), _finite_difference(f, args, tangents)):
-    assert ti.dtype == yi.dtype and ti.shape == yi.shape
-    np.testing.assert_allclose(np.asarray(ti), fd, rtol=rtol, atol=atol)
+  ad_checks.check_jvp(f, args, RNG, rtol, atol, jit=True)
 
 
 def check_vjp(f, args):
-  """<ct, jvp(t)> == <vjp(ct), t> for random t and ct."""
-  tangents = [_rand(np.shape(a)) for a in args]
-  y, ty = _jvp(f, args, tangents)
-  cts = [_rand(np.shape(yi)) for yi in _as_list(y)]
-  ct_in = _pullback(f, args, type(y)(cts) if isinstance(y, (tuple, list)) else cts[0])
-  assert len(ct_in) == len(args)
-  for c, a in zip(ct_in, args):
-    assert c.shape == a.shape and c.dtype == a.dtype
-  lhs = sum(np.vdot(c, np.asarray(t)) for c, t in zip(cts, _as_list(ty)))
-  rhs = sum(np.vdot(np.asarray(c), t) for c, t in zip(ct_in, tangents))
-  np.testing.assert_allclose(lhs, rhs, rtol=1e-10, atol=1e-10)
+  ad_checks.check_vjp(f, args, RNG, jit=True)
 
 
 def check(f, *args):
