@@ -67,7 +67,7 @@ def is_undefined(x) -> bool:
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
   """Tangents of integer and bool values are float0, as in JAX; others keep the dtype."""
   if dtypes.is_inexact(aval.dtype):
-    return aval.update(weak_type=False) if aval.weak_type else aval
+    return aval
   return ShapedArray(aval.shape, float0, False)
 
 

@@ -67,25 +67,31 @@ def _partial(fun, args, nums, kwargs):
   return f
 
 
+def _prepare(transform, fun, argnums, args, kwargs, has_aux, holomorphic, allow_int, fname):
+  """Select the differentiated arguments, apply ``transform`` (linearize or vjp), and return
+  what both jacobians need: the transform's output and the input/output trees and avals."""
+  nums, seq, diff = _select(args, argnums)
+  _check_input_dtype(diff, holomorphic, allow_int, fname)
+  out = transform(_partial(fun, args, nums, kwargs), *diff, has_aux=has_aux)
+  in_leaves, in_tree = pytree.flatten(diff)
+  out_leaves, out_tree = pytree.flatten(out[0])
+  return (seq, diff, out, in_tree, [core.get_aval(x) for x in in_leaves], out_tree,
+          [core.get_aval(x) for x in out_leaves])
+
+
 def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
   """The Jacobian of ``fun`` by forward mode: output shape + input shape per leaf pair.
 
   Example:
       >>> import ember, ember.numpy as jnp
       >>> ember.jacfwd(jnp.sin)(jnp.array([0.0, 1.0]))
-      Array([[1.        , 0.        ],
-             [0.        , 0.54030234]], dtype=float32)
+      Array([[1.       , 0.       ],
+             [0.       , 0.5403023]], dtype=float32)
   """
   def jac_f(*args, **kwargs):
-    nums, seq, diff = _select(args, argnums)
-    _check_input_dtype(diff, holomorphic, False, "jacfwd")
-    f = _partial(fun, args, nums, kwargs)
-    out = linearize(f, *diff, has_aux=has_aux)
-    y, f_jvp = out[0], out[1]
-    in_leaves, in_tree = pytree.flatten(diff)
-    in_avals = [core.get_aval(x) for x in in_leaves]
-    out_leaves, out_tree = pytree.flatten(y)
-    out_avals = [core.get_aval(x) for x in out_leaves]
+    seq, diff, out, in_tree, in_avals, out_tree, out_avals = _prepare(
+        linearize, fun, argnums, args, kwargs, has_aux, holomorphic, False, "jacfwd")
+    f_jvp = out[1]
     n_in = sum(int(np.prod(a.shape, dtype=np.int64)) for a in in_avals)
     columns = [pytree.tree_leaves(f_jvp(*pytree.unflatten(in_tree, _basis(in_avals, k))))
                for k in range(n_in)]
@@ -107,15 +113,9 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
       Array([ 3., 12.], dtype=float32)
   """
   def jac_f(*args, **kwargs):
-    nums, seq, diff = _select(args, argnums)
-    _check_input_dtype(diff, holomorphic, allow_int, "jacrev")
-    f = _partial(fun, args, nums, kwargs)
-    out = vjp(f, *diff, has_aux=has_aux)
-    y, pullback = out[0], out[1]
-    in_leaves, in_tree = pytree.flatten(diff)
-    in_avals = [core.get_aval(x) for x in in_leaves]
-    out_leaves, out_tree = pytree.flatten(y)
-    out_avals = [core.get_aval(x) for x in out_leaves]
+    seq, diff, out, in_tree, in_avals, out_tree, out_avals = _prepare(
+        vjp, fun, argnums, args, kwargs, has_aux, holomorphic, allow_int, "jacrev")
+    pullback = out[1]
     n_out = sum(int(np.prod(a.shape, dtype=np.int64)) for a in out_avals)
     rows = [pytree.tree_leaves(pullback(pytree.unflatten(out_tree, _basis(out_avals, k))))
             for k in range(n_out)]
