@@ -138,11 +138,14 @@ class _Names:
     self.names: dict[int, str] = {}
     self.keep: list[Any] = []
     self.count = 0
+    self.unused: set[int] = set()  # results nobody reads print as ``_``, as in JAX
 
   def __call__(self, v) -> str:
     if isinstance(v, DropVar):
       return "_"
     key = id(v)
+    if key in self.unused:
+      return "_"
     name = self.names.get(key)
     if name is None:
       name = self.names[key] = _alphabetic(self.count)
@@ -240,7 +243,18 @@ def _pp_eqn(eqn: JaxprEqn, names: _Names):
   return pp.concat(pp.text(lhs + " = "), *rhs)
 
 
+def _mark_unused(jaxpr: Jaxpr, names: _Names) -> None:
+  used = {id(v) for eqn in jaxpr.eqns for v in eqn.invars if isinstance(v, Var)}
+  used.update(id(v) for v in jaxpr.outvars if isinstance(v, Var))
+  for eqn in jaxpr.eqns:
+    for v in eqn.outvars:
+      if id(v) not in used and id(v) not in names.names:
+        names.unused.add(id(v))
+        names.keep.append(v)
+
+
 def _pp_jaxpr(jaxpr: Jaxpr, names: _Names):
+  _mark_unused(jaxpr, names)
   consts = " ".join(_pp_binder(v, names) for v in jaxpr.constvars)
   args = " ".join(_pp_binder(v, names) for v in jaxpr.invars)
   head = pp.text(f"{{ lambda {consts}; {args}. let")

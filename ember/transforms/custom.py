@@ -362,13 +362,13 @@ def _remat_partial_eval(trace, args, params):
   from ember.transforms.jit_rules import partial_eval_jaxpr, _cached
   jaxpr = params["jaxpr"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, _, out_unknown, _ = _cached(("remat-pe", jaxpr, unknowns),
+  known, _, out_unknown, res_spec = _cached(("remat-pe", jaxpr, unknowns),
                                      lambda: partial_eval_jaxpr(jaxpr, unknowns))
   with core.set_current_trace(trace.parent):
     known_outs = remat_p.bind(*[x for x, u in zip(args, unknowns) if not u], jaxpr=known,
                               **{k: v for k, v in params.items() if k != "jaxpr"})
   staged = trace.stage(remat_p, list(args), params)
-  k_iter = iter(known_outs)
+  k_iter = iter(known_outs)  # the computed residuals at the end of known_outs go unused here
   return [s if u else next(k_iter) for s, u in zip(staged, out_unknown)]
 
 

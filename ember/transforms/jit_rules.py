@@ -89,21 +89,28 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]):
   unknown_in = [v for v, u in zip(j.invars, unknowns) if u]
   known_out = [v for v, u in zip(j.outvars, out_unknown) if not u]
   unknown_out = [v for v, u in zip(j.outvars, out_unknown) if u]
-  known = Jaxpr([], known_in, known_out + residuals, known_eqns)
+  # Residuals that are known inputs are passed through by the caller, not returned.
+  in_pos = {id(v): i for i, v in enumerate(known_in)}
+  computed = [v for v in residuals if id(v) not in in_pos]
+  res_spec = tuple(("in", in_pos[id(v)]) if id(v) in in_pos else ("out", computed.index(v))
+                   for v in residuals)
+  known = Jaxpr([], known_in, known_out + computed, known_eqns)
   unknown_j = Jaxpr([], residuals + unknown_in, unknown_out, unknown_eqns)
-  return ClosedJaxpr(known, []), ClosedJaxpr(unknown_j, []), out_unknown, len(residuals)
+  return ClosedJaxpr(known, []), ClosedJaxpr(unknown_j, []), out_unknown, res_spec
 
 
 def _jit_partial_eval(trace, args, params):
   jaxpr, name = params["jaxpr"], params["name"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, unknown, out_unknown, n_res = _cached(("pe", jaxpr, unknowns),
-                                               lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  known, unknown, out_unknown, res_spec = _cached(("pe", jaxpr, unknowns),
+                                                  lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  known_args = [x for x, u in zip(args, unknowns) if not u]
   with core.set_current_trace(trace.parent):
-    known_outs = jit_p.bind(*[x for x, u in zip(args, unknowns) if not u], jaxpr=known,
-                            name=name)
-  n_known = len(known_outs) - n_res
-  residuals = known_outs[n_known:]
+    known_outs = jit_p.bind(*known_args, jaxpr=known, name=name)
+  n_computed = sum(kind == "out" for kind, _ in res_spec)
+  n_known = len(known_outs) - n_computed
+  computed = known_outs[n_known:]
+  residuals = [known_args[i] if kind == "in" else computed[i] for kind, i in res_spec]
   staged = trace.stage(jit_p, [*residuals, *[x for x, u in zip(args, unknowns) if u]],
                        {"jaxpr": unknown, "name": name})
   k_iter, u_iter = iter(known_outs[:n_known]), iter(staged)
@@ -142,7 +149,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
                              lambda: _transpose_jaxpr(jaxpr, linear, ct_zero))
   outs = jit_p.bind(*consts, *[x for x in args if not is_undefined(x)],
                     *[c for c, z in zip(cts, ct_zero) if not z],
-                    jaxpr=t_closed, name=f"transpose({name})")
+                    jaxpr=t_closed, name=name)
   it = iter(outs)
   return [next(it) if lin else None for lin in linear]
 
