@@ -106,8 +106,6 @@ core.register_aval_handler(np.ndarray, _numpy_aval)
 for _t in set(np.sctypeDict.values()):
   if issubclass(_t, (np.number, np.bool_)):
     core.register_aval_handler(_t, _numpy_aval)
-core.register_aval_handler(type(np.dtype("bfloat16" if hasattr(np, "bfloat16") else "float32")
-                                .type), _numpy_aval)
 core.register_aval_handler(dtypes.bfloat16, _numpy_aval)
 core.register_aval_handler(ArrayImpl, lambda x: x.aval)
 

@@ -35,7 +35,7 @@ _interned: dict[tuple, "ShapedArray"] = {}
 
 class ShapedArray:
   """The abstract value of an array: its shape, dtype and whether its type is weak."""
-  __slots__ = ("shape", "dtype", "weak_type", "_key", "_hash", "__weakref__")
+  __slots__ = ("shape", "dtype", "weak_type", "_key", "__weakref__")
   array_abstraction_level = 1
 
   def __new__(cls, shape, dtype, weak_type: bool = False):
@@ -54,7 +54,6 @@ class ShapedArray:
     self = object.__new__(cls)
     self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
     self._key = key2
-    self._hash = hash(key2)
     _interned[key2] = self
     try:
       _interned[key] = self
