@@ -11,7 +11,6 @@ from ember.backend import format as fmt
 from ember.backend.array import (ArrayImpl, _host_value, copy_to_device, device_of,
                                  device_put_value)
 from ember.backend.sharding import SingleDeviceSharding
-from ember.core.aval import ShapedArray
 
 __all__ = ["install"]
 

@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering
-from ember.transforms.ad_util import (Zero, instantiate, is_undefined, tangent_aval, float0)
+from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms.staging import trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ember import dtypes, pytree
+from ember import pytree
 from ember.core import trace as core
 from ember.transforms.linearize import (_argnums_tuple, _check_input_dtype, linearize, vjp)
 

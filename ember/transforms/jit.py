@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-import weakref
-from typing import Any, Callable, Sequence
+from typing import Callable
 
 import optree
 

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from ember.backend.compile import LRUCache
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
 from ember.transforms.jit import jit_p, hoist_consts

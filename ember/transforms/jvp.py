@@ -11,11 +11,11 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
-from ember import dtypes, pytree
+from ember import pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.transforms.ad_util import Zero, tangent_aval, instantiate, float0

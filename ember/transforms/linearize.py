@@ -21,7 +21,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, literal_value
+from ember.core.jaxpr import Jaxpr, Literal, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       tangent_aval, float0)
 from ember.transforms.jvp import JVPTrace
