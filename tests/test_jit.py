@@ -195,3 +195,15 @@ def test_cached_calls_respect_x64_weak_types_and_commitment():
   for _ in range(2):
     a, none, b = g(x)
     assert none is None and a.tolist() == [1, 1, 1] and b.tolist() == [1, 2, 3]
+
+
+def test_deleted_arrays_give_a_clear_error():
+  import ember.numpy as jnp
+  f = ember.jit(lambda v: v * 2)
+  x = jnp.ones(3)
+  f(x)
+  x.delete()
+  with pytest.raises(RuntimeError, match=r"Array has been deleted with shape=float32\[3\]"):
+    f(x)
+  with pytest.raises(RuntimeError, match="Array has been deleted"):
+    x + 1

@@ -5,6 +5,8 @@ eager op costs a cache lookup and one ``execute_sharded``.
 """
 from __future__ import annotations
 
+from jaxlib._jax import JaxRuntimeError
+
 from ember.core import trace as core
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from ember.backend import client as backend_client
@@ -13,9 +15,9 @@ from ember.backend.compile import LRUCache, compile_jaxpr
 
 __all__ = ["apply_primitive", "executable_cache"]
 
-executable_cache = LRUCache(8192)
+executable_cache = LRUCache(2048)
 # (primitive, input avals, params) -> executable on the default device, for uncommitted arrays.
-_uncommitted = LRUCache(8192)
+_uncommitted = LRUCache(2048)
 
 
 def _default_device():
@@ -39,7 +41,21 @@ def apply_primitive(prim, *args, **params):
         return outs if prim.multiple_results else outs[0]
   except (AttributeError, TypeError):
     pass
-  return _apply_general(prim, args, params)
+  except JaxRuntimeError:
+    _raise_if_deleted(prim, args)
+    raise
+  try:
+    return _apply_general(prim, args, params)
+  except JaxRuntimeError:
+    _raise_if_deleted(prim, args)
+    raise
+
+
+def _raise_if_deleted(prim, args) -> None:
+  for i, x in enumerate(args):
+    if type(x) is ArrayImpl and x.is_deleted():
+      raise RuntimeError(f"Array has been deleted with shape={x.aval.str_short(False)} (operand "
+                         f"{i} of {prim.name}); it was donated or deleted. Use a live array.")
 
 
 def _apply_general(prim, args, params):

@@ -18,6 +18,7 @@ import inspect
 from typing import Callable
 
 import optree
+from jaxlib import _jax
 
 from ember import pytree
 from ember.config import config
@@ -82,6 +83,17 @@ def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
   j = closed.jaxpr
   hoisted = Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns, j.effects, j.debug_info)
   return ClosedJaxpr(hoisted, []), list(closed.consts)
+
+
+_JaxRuntimeError = _jax.JaxRuntimeError
+
+
+def _raise_if_deleted(tree) -> None:
+  """A clear error for a deleted (e.g. donated) argument, instead of XLA's shard-count one."""
+  for i, leaf in enumerate(pytree.tree_leaves(tree)):
+    if type(leaf) is ArrayImpl and leaf.is_deleted():
+      raise RuntimeError(f"Array has been deleted with shape={leaf.aval.str_short(False)} "
+                         f"(argument leaf {i}); it was donated or deleted. Pass a live array.")
 
 
 # --- jit --------------------------------------------------------------------------------------
@@ -174,9 +186,13 @@ class JitWrapped:
   # --- calling ---
 
   def __call__(self, *args, **kwargs):
-    if self._cpp is not None and _state.trace is _EVAL and not config.jax_disable_jit:
-      return self._cpp(*args, **kwargs)
-    return self._call_python(args, kwargs)
+    try:
+      if self._cpp is not None and _state.trace is _EVAL and not config.jax_disable_jit:
+        return self._cpp(*args, **kwargs)
+      return self._call_python(args, kwargs)
+    except _JaxRuntimeError:
+      _raise_if_deleted((args, kwargs))
+      raise
 
   def _cpp_miss(self, *args, **kwargs):
     """jaxlib's C++ dispatcher missed its cache: run the Python path, and hand it the executable
