@@ -2,7 +2,7 @@
 block_until_ready, eval_shape."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
@@ -11,7 +11,6 @@ from ember.backend import client as backend_client
 from ember.backend.array import (ArrayImpl, abstractify, copy_to_device, device_of,
                                  device_put_value)
 from ember.backend.sharding import SingleDeviceSharding
-from ember.core.aval import ShapeDtypeStruct
 from ember.core.trace import Tracer
 
 __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape"]

@@ -204,3 +204,9 @@ def test_check_grads_passes_and_catches_a_wrong_rule():
   wrong.defjvp(lambda p, t: (wrong(p[0]), 3.0 * t[0]))
   with pytest.raises(AssertionError):
     check_grads(wrong, (0.5,), order=1)
+
+
+def test_jvp_has_aux_returns_plain_values():
+  y, t, aux = ember.jvp(lambda x: (jnp.sin(x), {"sq": x * x}), (1.0,), (1.0,), has_aux=True)
+  np.testing.assert_allclose([float(y), float(t)], [np.sin(1.0), np.cos(1.0)], rtol=1e-6)
+  assert type(aux["sq"]).__name__ == "ArrayImpl" and float(aux["sq"]) == 1.0

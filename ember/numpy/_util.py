@@ -134,15 +134,6 @@ def promote_shapes(fun_name: str, *args):
           for x, s in zip(args, shapes)]
 
 
-def _same_aval_pair(args) -> bool:
-  """Two arrays/tracers of one interned aval: nothing to promote (the hot eager case)."""
-  if len(args) != 2:
-    return False
-  a, b = args
-  return (type(a) is ArrayImpl or isinstance(a, Tracer)) and \
-      (type(b) is ArrayImpl or isinstance(b, Tracer)) and a.aval is b.aval
-
-
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 

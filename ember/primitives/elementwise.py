@@ -21,7 +21,7 @@ import numpy as np
 from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
-from ember.backend.lowering import LoweringContext, Value, i64_array, element_type
+from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms.ad_util import (Zero, add_tangents, deflinear, deflinear_unary,
                                       is_undefined, tangent_aval)

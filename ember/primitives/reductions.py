@@ -31,8 +31,7 @@ from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import (
-    dtype_class, INEXACT, NUM, ORDERED, _compare_type, _real_dtype, apply_binary, compare,
-    complex_pick)
+    dtype_class, INEXACT, NUM, ORDERED, _real_dtype, apply_binary, compare)
 from ember.transforms.ad_util import (Zero, add_tangents, deflinear_unary, instantiate,
                                       tangent_aval)
 

@@ -23,13 +23,13 @@ from typing import Callable
 
 import numpy as np
 
-from ember import dtypes
+from ember import dtypes, pytree
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined", "instantiate", "zeros_like_aval",
            "add_tangents", "tangent_aval", "defjvp", "deflinear", "deflinear_unary",
-           "standard_jvp_linear", "float0"]
+           "standard_jvp_linear", "float0", "flatten_fun", "split_aux"]
 
 float0 = np.dtype([("float0", np.void, 0)])
 
@@ -156,3 +156,33 @@ def deflinear_unary(prim, transpose_fn: Callable) -> None:
       return [Zero(x.aval if is_undefined(x) else get_aval(x))]
     return [transpose_fn(ct, x.aval if is_undefined(x) else get_aval(x), **params)]
   deflinear(prim, transpose)
+
+
+def flatten_fun(fun, in_tree, has_aux: bool, aux_box: list, out_box: list):
+  """``fun`` on flat leaves returning its output leaves, then (with has_aux) the aux leaves;
+  the output tree goes to ``out_box``, the aux tree and leaf count to ``aux_box``."""
+  def flat_fun(*xs):
+    out = fun(*pytree.unflatten(in_tree, xs))
+    if has_aux:
+      if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError("has_aux=True requires the function to return a pair (output, aux), "
+                        f"got {type(out).__name__}.")
+      out, aux = out
+      aux_leaves, aux_tree = pytree.flatten(aux)
+      aux_box.append((aux_tree, len(aux_leaves)))
+      leaves, tree = pytree.flatten(out)
+      out_box.append(tree)
+      return list(leaves) + list(aux_leaves)
+    leaves, tree = pytree.flatten(out)
+    out_box.append(tree)
+    return leaves
+  return flat_fun
+
+
+def split_aux(primals_out, aux_box, has_aux):
+  if not has_aux:
+    return primals_out, None
+  aux_tree, n = aux_box[0]
+  main = primals_out[:len(primals_out) - n]
+  aux = pytree.unflatten(aux_tree, primals_out[len(primals_out) - n:])
+  return main, aux

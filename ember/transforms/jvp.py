@@ -18,7 +18,8 @@ import numpy as np
 from ember import pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.transforms.ad_util import Zero, tangent_aval, instantiate, float0
+from ember.transforms.ad_util import (Zero, tangent_aval, instantiate, float0, flatten_fun,
+                                      split_aux)
 
 __all__ = ["JVPTrace", "JVPTracer", "jvp", "jvp_flat"]
 
@@ -142,30 +143,13 @@ def jvp(fun: Callable, primals, tangents, has_aux: bool = False):
                     f"tree structure {t_tree}.")
   for i, (p, t) in enumerate(zip(p_leaves, t_leaves)):
     _check_tangent(p, t, i)
-  out_tree_box = []
-
-  def flat_fun(*xs):
-    out = fun(*pytree.unflatten(p_tree, xs))
-    if has_aux:
-      if not (isinstance(out, tuple) and len(out) == 2):
-        raise TypeError("jvp with has_aux=True requires fun to return a pair (out, aux), got "
-                        f"{type(out).__name__}.")
-      out, aux = out
-      out_tree_box.append(aux)
-    leaves, tree = pytree.flatten(out)
-    out_tree_box.insert(0, tree)
-    return leaves
-
+  aux_box, out_box = [], []
+  flat_fun = flatten_fun(fun, p_tree, has_aux, aux_box, out_box)
   t_in = [t if not (isinstance(t, np.ndarray) and t.dtype == float0) else
           Zero(tangent_aval(core.get_aval(p))) for p, t in zip(p_leaves, t_leaves)]
   p_out, t_out = jvp_flat(flat_fun, p_leaves, t_in)
-  out_tree = out_tree_box[0]
-  t_out = [_as_tangent_value(t, tangent_aval(core.get_aval(p))) for p, t in zip(p_out, t_out)]
-  result = (pytree.unflatten(out_tree, p_out), pytree.unflatten(out_tree, t_out))
-  if has_aux:
-    return result + (_strip_aux(out_tree_box[1]),)
-  return result
-
-
-def _strip_aux(aux):
-  return aux
+  p_main, aux = split_aux(p_out, aux_box, has_aux)  # aux leaves leave as primal values
+  t_out = [_as_tangent_value(t, tangent_aval(core.get_aval(p)))
+           for p, t in zip(p_main, t_out[:len(p_main)])]
+  result = (pytree.unflatten(out_box[0], p_main), pytree.unflatten(out_box[0], t_out))
+  return result + (aux,) if has_aux else result

@@ -23,6 +23,7 @@ from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.jaxpr import Jaxpr, Literal, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
+                                      flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
 from ember.transforms.jvp import JVPTrace
 from ember.transforms.staging import DynamicJaxprTrace, JaxprTracer
@@ -140,25 +141,6 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
 
 # --- public API ------------------------------------------------------------------------------
 
-def _flatten_fun(fun, in_tree, has_aux: bool, aux_box: list, out_box: list):
-  def flat_fun(*xs):
-    out = fun(*pytree.unflatten(in_tree, xs))
-    if has_aux:
-      if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise TypeError("has_aux=True requires the function to return a pair (output, aux), "
-                        f"got {type(out).__name__}.")
-      out, aux = out
-      aux_leaves, aux_tree = pytree.flatten(aux)
-      aux_box.append((aux_tree, len(aux_leaves)))
-      leaves, tree = pytree.flatten(out)
-      out_box.append(tree)
-      return list(leaves) + list(aux_leaves)
-    leaves, tree = pytree.flatten(out)
-    out_box.append(tree)
-    return leaves
-  return flat_fun
-
-
 def _check_outputs(leaves, what: str):
   for x in leaves:
     try:
@@ -166,15 +148,6 @@ def _check_outputs(leaves, what: str):
     except TypeError:
       raise TypeError(f"{what}: the function must return arrays (a pytree of them), got a value "
                       f"of type {type(x).__name__}: {x!r}") from None
-
-
-def _split_aux(primals_out, aux_box, has_aux):
-  if not has_aux:
-    return primals_out, None
-  aux_tree, n = aux_box[0]
-  main = primals_out[:len(primals_out) - n]
-  aux = pytree.unflatten(aux_tree, primals_out[len(primals_out) - n:])
-  return main, aux
 
 
 class _VJP:
