@@ -298,6 +298,23 @@ def _mlp_step(L):
     return Bench(stmt)
 
 
+@case("per_example_grads_mlp", target=1.1, has_numpy=False,
+      desc="jit(vmap(grad(loss))) per-example gradients, batch 128, small MLP (64-128-128-10)")
+def _per_example(L):
+    jax, jnp = L.jax, L.jnp
+    params, x, y, loss = _mlp(L, sizes=(64, 128, 128, 10), batch=128)
+
+    def one(p, a, b):  # the loss of one example
+        return loss(p, a[None], b[None])
+
+    f = jax.jit(jax.vmap(jax.grad(one), in_axes=(None, 0, 0)))
+
+    def stmt():
+        block_tree(f(params, x, y))
+
+    return Bench(stmt)
+
+
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------

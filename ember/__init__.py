@@ -25,6 +25,7 @@ from ember.transforms.linearize import (  # noqa: E402
 from ember.transforms import jit_rules as _jit_rules  # noqa: E402,F401
 from ember.transforms.custom import custom_jvp, custom_vjp, checkpoint, remat  # noqa: E402
 from ember.transforms.jacobians import jacfwd, jacrev, jacobian, hessian  # noqa: E402
+from ember.transforms.batching import vmap  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
 from ember import typing, flatten_util, ops, test_util  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
@@ -33,6 +34,6 @@ from ember.api import device_put, device_get, block_until_ready, eval_shape  # n
 __all__ = [
     "config", "enable_x64", "Array", "ShapeDtypeStruct", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
-    "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
+    "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
     "errors", "lax", "numpy", "tree", "tree_util",
 ]

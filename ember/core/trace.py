@@ -24,7 +24,8 @@ from ember.core.aval import ShapedArray
 from ember.core import errors
 
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
-           "get_aval", "register_aval_handler", "is_concrete", "concrete_value"]
+           "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
+           "extend_axis_env", "axis_size"]
 
 _RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch", "partial_eval")
 _TRANSFORM_NAMES = {"abstract_eval": "abstract evaluation", "impl": "eager evaluation",
@@ -111,6 +112,7 @@ class Trace:
 class _TraceState(threading.local):
   def __init__(self):
     self.trace = EVAL_TRACE
+    self.axis_env: tuple = ()  # ((name, size), ...) of the named axes in scope, innermost last
 
 
 @contextlib.contextmanager
@@ -125,6 +127,30 @@ def set_current_trace(trace: Trace):
 
 def current_trace() -> Trace:
   return _state.trace
+
+
+@contextlib.contextmanager
+def extend_axis_env(name, size: int):
+  """Bind the named axis ``name`` (of ``size`` lanes) while the body runs (vmap, shard_map)."""
+  prev = _state.axis_env
+  _state.axis_env = prev + ((name, size),)
+  try:
+    yield
+  finally:
+    _state.axis_env = prev
+
+
+def axis_env() -> tuple:
+  """The named axes in scope as ``((name, size), ...)``; part of the key of traced programs."""
+  return _state.axis_env
+
+
+def axis_size(name) -> int | None:
+  """The size of the innermost axis called ``name``, or None when no such axis is bound."""
+  for n, size in reversed(_state.axis_env):
+    if n == name:
+      return size
+  return None
 
 
 class Tracer:

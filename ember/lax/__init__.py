@@ -3,4 +3,5 @@ from ember.lax.elementwise import *  # noqa: F401,F403
 from ember.lax.elementwise import _convert_element_type  # noqa: F401
 from ember.lax.structural import *  # noqa: F401,F403
 from ember.lax.reductions import *  # noqa: F401,F403
+from ember.lax.parallel import *  # noqa: F401,F403
 from ember.transforms.custom import stop_gradient  # noqa: F401,E402

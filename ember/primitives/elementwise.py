@@ -23,6 +23,7 @@ from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.lower_fun import lower_fun
+from ember.transforms import batching
 from ember.transforms.ad_util import (Zero, add_tangents, deflinear, deflinear_unary,
                                       is_undefined, tangent_aval)
 
@@ -979,3 +980,44 @@ bitcast_convert_type_p.def_rules(
     abstract_eval=_bitcast_abstract_eval,
     lower=lambda ctx, x, *, new_dtype: ctx.op1("stablehlo.bitcast_convert", [x]))
 _defjvp_zero(bitcast_convert_type_p)
+
+
+# --- batching -----------------------------------------------------------------------------------
+
+def _full_batch_rule(prim: Primitive, scalar_ok: tuple[int, ...]):
+  """Every operand moved (or broadcast) to the full batched shape with the batch axis first,
+  except unbatched scalars in the ``scalar_ok`` positions: for select_n and clamp, whose rank-0
+  operands only broadcast in those positions."""
+  def rule(vals, dims, **params):
+    shapes = {(get_aval(v).shape, d) for v, d in zip(vals, dims)}
+    if len(shapes) == 1:
+      return prim.bind(*vals, **params), dims[0]
+    size = batching.batch_size(vals, dims)
+    full = max((get_aval(v).shape[:d] + get_aval(v).shape[d + 1:] if d is not None
+                else get_aval(v).shape for v, d in zip(vals, dims)), key=len)
+    args = []
+    for i, (v, d) in enumerate(zip(vals, dims)):
+      if i in scalar_ok and d is None and not get_aval(v).shape:
+        args.append(v)  # an unbatched scalar predicate or bound stays scalar
+        continue
+      v = batching.bdim_at_front(v, d, size)
+      shape = get_aval(v).shape
+      if shape != (size,) + full:
+        v = lax.broadcast_in_dim(v, (size,) + full, tuple(range(len(shape))))
+      args.append(v)
+    return prim.bind(*args, **params), 0
+  return rule
+
+
+def _bitcast_batch(vals, dims, *, new_dtype):
+  (x,), (d,) = vals, dims
+  return bitcast_convert_type_p.bind(batching.moveaxis(x, d, 0), new_dtype=new_dtype), 0
+
+
+select_n_p.def_rules(batch=_full_batch_rule(select_n_p, (0,)))
+clamp_p.def_rules(batch=_full_batch_rule(clamp_p, (0, 2)))
+bitcast_convert_type_p.def_rules(batch=_bitcast_batch)
+for _p in [v for v in list(globals().values()) if isinstance(v, Primitive)]:
+  if _p.batch is None:
+    _p.def_rules(batch=batching.broadcast_batcher(_p))
+del _p

@@ -29,7 +29,9 @@ from ember.core.trace import Primitive
 from ember.backend import lowering
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives import elementwise as ew
+from ember.primitives import structural as st
 from ember.core.trace import get_aval
+from ember.transforms import batching
 from ember.transforms.ad_util import Zero, defjvp, instantiate, is_undefined, tangent_aval
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode"]
@@ -708,3 +710,182 @@ def combiner_jaxpr(prim_name: str, dtype: np.dtype) -> tuple[Jaxpr, tuple]:
   """The (cached, so jaxpr-keyed caches hit) update jaxpr of a combining scatter."""
   prim = _COMBINERS[prim_name]
   return reduction_jaxpr(prim.bind, ShapedArray((), dtype))
+
+
+# --- batching ---------------------------------------------------------------------------------
+# The rules fold the batch axis into the dimension numbers where it already lies, so no operand
+# is transposed: an operand-only batch axis becomes one more (full-size) window dimension, an
+# index batch axis one more index batch dimension, and a batch axis on both becomes one more
+# operand_batching_dims / start_indices_batching_dims pair (gathered in lockstep).
+
+def _slot(marked: Sequence[int], k: int, rank: int, current: int | None = None) -> int:
+  """A position for a new axis among ``rank`` axes such that exactly ``k`` of the (sorted)
+  ``marked`` axes come before it: ``current`` when it qualifies, else the first that does."""
+  lo = marked[k - 1] + 1 if k else 0
+  hi = marked[k] if k < len(marked) else rank
+  return current if current is not None and lo <= current <= hi else lo
+
+
+def _add_batching_pair(operand_dims, index_dims, operand_at: int, index_at: int):
+  """The batching dimension pairs with the pair (``operand_at``, ``index_at``) added, sorted by
+  operand dimension (as gather and scatter require)."""
+  pairs = sorted(zip(batching.bump_dims(operand_dims, operand_at) + (operand_at,),
+                     batching.bump_dims(index_dims, index_at) + (index_at,)))
+  return tuple(p for p, _ in pairs), tuple(i for _, i in pairs)
+
+
+def _index_batch_axis(indices, d):
+  """``indices`` with its batch axis off the last position (which holds the index vectors)."""
+  ndim = get_aval(indices).ndim
+  if d == ndim - 1:
+    return batching.moveaxis(indices, d, ndim - 2), ndim - 2
+  return indices, d
+
+
+def _window_rank(operand_dim: int, dropped) -> int:
+  """How many window (neither collapsed nor batching) operand dimensions precede
+  ``operand_dim``."""
+  return sum(1 for i in range(operand_dim) if i not in dropped)
+
+
+def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
+                  indices_are_sorted, mode, fill_value):
+  (operand, indices), (o_dim, i_dim) = vals, dims
+  dn = dimension_numbers
+  out_rank = len(dn.offset_dims) + get_aval(indices).ndim - 1
+  dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+  if i_dim is batching.not_mapped:
+    # the batch axis is one more full-size window, the k-th offset dimension of the output
+    out_dim = _slot(dn.offset_dims, _window_rank(o_dim, dropped), out_rank)
+    dn = GatherDimensionNumbers(
+        offset_dims=tuple(sorted(batching.bump_dims(dn.offset_dims, out_dim) + (out_dim,))),
+        collapsed_slice_dims=batching.bump_dims(dn.collapsed_slice_dims, o_dim),
+        start_index_map=batching.bump_dims(dn.start_index_map, o_dim),
+        operand_batching_dims=batching.bump_dims(dn.operand_batching_dims, o_dim),
+        start_indices_batching_dims=dn.start_indices_batching_dims)
+    slice_sizes = slice_sizes[:o_dim] + (get_aval(operand).shape[o_dim],) + slice_sizes[o_dim:]
+  else:
+    indices, i_dim = _index_batch_axis(indices, i_dim)
+    # the output's batch dimensions follow the indices' in order
+    batch_positions = [i for i in range(out_rank) if i not in dn.offset_dims]
+    out_dim = _slot(batch_positions, i_dim, out_rank)
+    operand_dims = dn.operand_batching_dims
+    index_dims = batching.bump_dims(dn.start_indices_batching_dims, i_dim)
+    collapsed, start_index_map = dn.collapsed_slice_dims, dn.start_index_map
+    if o_dim is batching.not_mapped:
+      # examples may now share windows: the combined indices are neither unique nor sorted
+      unique_indices = indices_are_sorted = False
+    else:
+      operand_dims, index_dims = _add_batching_pair(
+          dn.operand_batching_dims, dn.start_indices_batching_dims, o_dim, i_dim)
+      collapsed = batching.bump_dims(collapsed, o_dim)
+      start_index_map = batching.bump_dims(start_index_map, o_dim)
+      slice_sizes = slice_sizes[:o_dim] + (1,) + slice_sizes[o_dim:]
+    dn = GatherDimensionNumbers(
+        offset_dims=batching.bump_dims(dn.offset_dims, out_dim), collapsed_slice_dims=collapsed,
+        start_index_map=start_index_map, operand_batching_dims=operand_dims,
+        start_indices_batching_dims=index_dims)
+  out = gather_p.bind(operand, indices, dimension_numbers=dn, slice_sizes=slice_sizes,
+                      unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                      mode=mode, fill_value=fill_value)
+  return out, out_dim
+
+
+def _scatter_batch(prim):
+  """The rule of scatter and its combining variants. The operand always carries the batch
+  (broadcast when only the indices or updates do); the updates' batch axis is moved only
+  when it does not already sit where the new dimension numbers need it."""
+  def rule(vals, dims, *, dimension_numbers, **params):
+    (operand, indices, updates), (o_dim, i_dim, u_dim) = vals, dims
+    dn = dimension_numbers
+    size = batching.batch_size(vals, dims)
+    u_rank = get_aval(updates).ndim - (u_dim is not batching.not_mapped)
+    if o_dim is batching.not_mapped:
+      operand, o_dim = batching.broadcast_dim(operand, size, 0), 0
+    if i_dim is batching.not_mapped:
+      # the batch axis is one more full-size window of the updates
+      dropped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+      at = _slot(dn.update_window_dims, _window_rank(o_dim, dropped), u_rank, u_dim)
+      window_dims = tuple(sorted(batching.bump_dims(dn.update_window_dims, at) + (at,)))
+      operand_dims, index_dims = (batching.bump_dims(dn.operand_batching_dims, o_dim),
+                                  dn.scatter_indices_batching_dims)
+    else:
+      indices, i_dim = _index_batch_axis(indices, i_dim)
+      scatter_positions = [i for i in range(u_rank) if i not in dn.update_window_dims]
+      at = _slot(scatter_positions, i_dim, u_rank, u_dim)
+      window_dims = batching.bump_dims(dn.update_window_dims, at)
+      operand_dims, index_dims = _add_batching_pair(
+          dn.operand_batching_dims, dn.scatter_indices_batching_dims, o_dim, i_dim)
+    updates = batching.matchaxis(updates, u_dim, at, size)
+    dn = ScatterDimensionNumbers(
+        update_window_dims=window_dims,
+        inserted_window_dims=batching.bump_dims(dn.inserted_window_dims, o_dim),
+        scatter_dims_to_operand_dims=batching.bump_dims(dn.scatter_dims_to_operand_dims, o_dim),
+        operand_batching_dims=operand_dims, scatter_indices_batching_dims=index_dims)
+    return prim.bind(operand, indices, updates, dimension_numbers=dn, **params), o_dim
+  return rule
+
+
+gather_p.def_rules(batch=_gather_batch)
+for _p in (scatter_p, scatter_add_p, scatter_sub_p, scatter_mul_p, scatter_min_p,
+           scatter_max_p):
+  _p.def_rules(batch=_scatter_batch(_p))
+del _p
+
+
+# --- batching dynamic_slice and dynamic_update_slice ------------------------------------------
+# (declared in ember.primitives.structural; batched start indices turn them into a gather and a
+# scatter, whose CLIP mode clamps start indices exactly as the dynamic ops do.)
+
+def _stacked_start_indices(idx, idx_dims, size: int):
+  """int[size, len(idx)]: the examples' start index vectors (scalar indices, some batched)."""
+  from ember import lax
+  cols = [lax.broadcast_in_dim(i, (size, 1), () if d is batching.not_mapped else (0,))
+          for i, d in zip(idx, idx_dims)]
+  return lax.concatenate(cols, 1)
+
+
+def _zero_index(idx) -> np.ndarray:
+  """Start index 0 along a batch axis, of the other start indices' dtype."""
+  return np.zeros((), get_aval(idx[0]).dtype if idx else np.int32)
+
+
+def _dynamic_slice_batch(vals, dims, *, slice_sizes):
+  """Batched operand only: still a dynamic_slice, taking the whole batch axis from index 0.
+  Batched start indices: a gather of one window per example."""
+  (x, *idx), (x_dim, *idx_dims) = vals, dims
+  size = batching.batch_size(vals, dims)
+  if all(d is batching.not_mapped for d in idx_dims):
+    idx.insert(x_dim, _zero_index(idx))
+    sizes = slice_sizes[:x_dim] + (size,) + slice_sizes[x_dim:]
+    return st.dynamic_slice_p.bind(x, *idx, slice_sizes=sizes), x_dim
+  every = tuple(range(len(idx)))
+  dn = GatherDimensionNumbers(offset_dims=every, collapsed_slice_dims=(), start_index_map=every)
+  return _gather_batch([x, _stacked_start_indices(idx, idx_dims, size)], [x_dim, 0],
+                       dimension_numbers=dn, slice_sizes=slice_sizes, unique_indices=True,
+                       indices_are_sorted=True, mode=GatherScatterMode.CLIP, fill_value=None)
+
+
+def _dynamic_update_slice_batch(vals, dims):
+  """Unbatched start indices: still a dynamic_update_slice, the operand and update sharing a
+  batch axis written whole from index 0. Batched start indices: a scatter of one window per
+  example."""
+  (x, update, *idx), (x_dim, u_dim, *idx_dims) = vals, dims
+  size = batching.batch_size(vals, dims)
+  if all(d is batching.not_mapped for d in idx_dims):
+    at = u_dim if x_dim is batching.not_mapped else x_dim
+    x = batching.matchaxis(x, x_dim, at, size)
+    update = batching.matchaxis(update, u_dim, at, size)
+    idx.insert(at, _zero_index(idx))
+    return st.dynamic_update_slice_p.bind(x, update, *idx), at
+  every = tuple(range(len(idx)))
+  dn = ScatterDimensionNumbers(update_window_dims=every, inserted_window_dims=(),
+                               scatter_dims_to_operand_dims=every)
+  return scatter_p.batch([x, _stacked_start_indices(idx, idx_dims, size), update],
+                         [x_dim, 0, u_dim], dimension_numbers=dn, update_jaxpr=None,
+                         update_consts=(), indices_are_sorted=True, unique_indices=True,
+                         mode=GatherScatterMode.CLIP)
+
+
+st.dynamic_slice_p.def_rules(batch=_dynamic_slice_batch)
+st.dynamic_update_slice_p.def_rules(batch=_dynamic_update_slice_batch)

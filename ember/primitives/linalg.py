@@ -22,6 +22,7 @@ from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, element_type
+from ember.transforms import batching
 from ember.transforms.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 
 __all__ = ["Precision", "DotAlgorithmPreset", "canonicalize_precision"]
@@ -375,3 +376,29 @@ def _dot_general_transpose(ct, x, y, *, dimension_numbers, **params):
 
 
 dot_general_p.def_rules(jvp=_dot_general_jvp, transpose=_dot_general_transpose)
+
+
+# --- batching ---------------------------------------------------------------------------------
+
+def _dot_general_batch(vals, dims, *, dimension_numbers, **params):
+  """Batched on both sides: the batch axes pair up as the leading dot_general batch dimension.
+  On one side: the batch axis is a free dimension of that operand, left where it is; the
+  output's batch axis is then its place among the free dimensions."""
+  (lhs, rhs), (ld, rd) = vals, dims
+  (lc, rc), (lb, rb) = dimension_numbers
+  if ld is not None and rd is not None:
+    dn = ((batching.bump_dims(lc, ld), batching.bump_dims(rc, rd)),
+          ((ld,) + batching.bump_dims(lb, ld), (rd,) + batching.bump_dims(rb, rd)))
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, **params), 0
+  if rd is None:
+    out_dim = len(lb) + sum(1 for d in _free_dims(get_aval(lhs).ndim - 1, lc, lb) if d < ld)
+    dn = ((batching.bump_dims(lc, ld), rc), (batching.bump_dims(lb, ld), rb))
+  else:
+    lhs_free = len(_free_dims(get_aval(lhs).ndim, lc, lb))
+    out_dim = len(lb) + lhs_free + sum(1 for d in _free_dims(get_aval(rhs).ndim - 1, rc, rb)
+                                       if d < rd)
+    dn = ((lc, batching.bump_dims(rc, rd)), (lb, batching.bump_dims(rb, rd)))
+  return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, **params), out_dim
+
+
+dot_general_p.def_rules(batch=_dot_general_batch)

@@ -13,6 +13,7 @@
   whose window spans the whole axis, padded with the identity on one side.
 
 Reductions keep the operand's weak type, except the logical ones and argmax/argmin.
+Batched, every one of them keeps the batch axis in place and renumbers its axes around it.
 
 Autodiff: ``reduce_sum`` and ``cumsum`` are linear (their transposes broadcast the cotangent
 back, and run the scan the other way); ``reduce_prod`` differentiates through a balanced
@@ -32,6 +33,7 @@ from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import (
     dtype_class, INEXACT, NUM, ORDERED, _real_dtype, apply_binary, compare)
+from ember.primitives.structural import batched_axis
 from ember.transforms.ad_util import (Zero, add_tangents, deflinear_unary, instantiate,
                                       tangent_aval)
 
@@ -121,11 +123,22 @@ def _check_logical(name: str, aval: ShapedArray) -> None:
                     f"{aval.dtype.name}.")
 
 
+def _reduce_batch_rule(prim: Primitive):
+  """The batch axis stays where it is and the reduced axes are renumbered around it (as
+  np.int64: JAX's rule computes them with NumPy, and its jaxprs print them so). For every
+  primitive with an ``axes`` param: the monoid reductions, argmax and argmin."""
+  def batch(vals, dims, *, axes, **params):
+    (x,), (d,) = vals, dims
+    out_d = d - sum(a < d for a in axes)
+    return prim.bind(x, axes=tuple(np.int64(batched_axis(a, d)) for a in axes), **params), out_d
+  return batch
+
+
 def _reduction(name: str, kind: str, op_name: str, check: Callable,
                keep_weak: bool = True) -> Primitive:
   p = Primitive(name)
   p.def_rules(abstract_eval=_reduce_abstract_eval_rule(name, check, keep_weak),
-              lower=_reduce_lower_rule(kind, op_name))
+              lower=_reduce_lower_rule(kind, op_name), batch=_reduce_batch_rule(p))
   return p
 
 
@@ -273,11 +286,11 @@ def _arg_lower_rule(kind: str, direction: str):
 
 argmax_p = Primitive("argmax")
 argmax_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmax"),
-                   lower=_arg_lower_rule("max", "GT"))
+                   lower=_arg_lower_rule("max", "GT"), batch=_reduce_batch_rule(argmax_p))
 
 argmin_p = Primitive("argmin")
 argmin_p.def_rules(abstract_eval=_arg_abstract_eval_rule("argmin"),
-                   lower=_arg_lower_rule("min", "LT"))
+                   lower=_arg_lower_rule("min", "LT"), batch=_reduce_batch_rule(argmin_p))
 argmax_p.def_rules(jvp=_zero_jvp(argmax_p))
 argmin_p.def_rules(jvp=_zero_jvp(argmin_p))
 
@@ -355,10 +368,18 @@ def _complex_logaddexp(ctx: LoweringContext, a: Value, b: Value) -> Value:
   return ctx.op1("stablehlo.complex", [ctx.op1("stablehlo.real", [out], r), phase], c)
 
 
+def _cumulative_batch_rule(prim: Primitive):
+  """The scan runs along the renumbered axis; the batch axis stays where it is."""
+  def batch(vals, dims, *, axis: int, reverse: bool):
+    (x,), (d,) = vals, dims
+    return prim.bind(x, axis=batched_axis(axis, d), reverse=reverse), d
+  return batch
+
+
 def _cumulative(name: str, kind: str, combine, accepted=NUM) -> Primitive:
   p = Primitive(name)
   p.def_rules(abstract_eval=_cumulative_abstract_eval_rule(name, accepted),
-              lower=_cumulative_lower_rule(kind, combine))
+              lower=_cumulative_lower_rule(kind, combine), batch=_cumulative_batch_rule(p))
   return p
 
 

@@ -10,6 +10,9 @@
   (which works on the last axis, so other axes are transposed there and back). Its order is
   the IEEE total order: NaN first, ``0.0`` above ``-0.0``, ``-NaN`` last.
 
+Batching: the batch axis stays in place and ``dimension``/``axis`` is renumbered around it; sort
+moves (or broadcasts) its other operands to the first batched operand's batch axis.
+
 Autodiff: both permute tangents like their values (sort carries an iota along to learn the
 permutation; top_k gathers at its indices); the int32 indices of top_k have float0 tangents.
 """
@@ -23,6 +26,7 @@ from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import _real_dtype
 from ember.primitives.reductions import compare
+from ember.primitives.structural import at_common_batch_axis, batched_axis
 from ember.transforms.ad_util import Zero, tangent_aval
 
 __all__ = []  # primitives are reached through ember.lax
@@ -118,7 +122,16 @@ def _sort_jvp(primals, tangents, *, dimension: int, is_stable, num_keys: int):
                 else _take_along(t, idx, dimension, np.int64) for o, t in zip(outs, tangents)]
 
 
-sort_p.def_rules(jvp=_sort_jvp)
+def _sort_batch(vals, dims, *, dimension: int, is_stable, num_keys: int):
+  """Every operand batched at one axis (unbatched ones broadcast), sorted along the renumbered
+  ``dimension``: each example's lanes sort independently."""
+  operands, d = at_common_batch_axis(vals, dims)
+  outs = sort_p.bind(*operands, dimension=batched_axis(dimension, d), is_stable=is_stable,
+                     num_keys=num_keys)
+  return outs, [d] * len(outs)
+
+
+sort_p.def_rules(jvp=_sort_jvp, batch=_sort_batch)
 
 
 # --- top_k ------------------------------------------------------------------------------------
@@ -173,4 +186,12 @@ def _top_k_jvp(primals, tangents, *, k: int, axis: int):
   return [values, indices], [_take_along(tangents[0], idx, axis), idx_zero]
 
 
-top_k_p.def_rules(jvp=_top_k_jvp)
+def _top_k_batch(vals, dims, *, k: int, axis: int):
+  """The batch axis stays where it is; ``axis`` is renumbered around it (the lowering moves
+  ``axis`` last for ``chlo.top_k``, carrying the batch axis along as an ordinary one)."""
+  (x,), (d,) = vals, dims
+  outs = top_k_p.bind(x, k=k, axis=batched_axis(axis, d))
+  return outs, [d, d]
+
+
+top_k_p.def_rules(jvp=_top_k_jvp, batch=_top_k_batch)

@@ -4,6 +4,10 @@ broadcast_in_dim, reshape, squeeze, transpose, rev, slice, dynamic_slice, dynami
 concatenate, pad and iota. Every rule validates its static parameters (clear TypeError or
 ValueError, worded as JAX words them) and lowers to the StableHLO op of the same meaning.
 Gather and scatter live in ``ember.primitives.indexing``.
+
+Batching folds the batch axis into the op's parameters and leaves it where it is wherever the
+op allows (slice, rev, squeeze, pad, concatenate, broadcast_in_dim); transpose brings it to the
+front in the same op, and reshape needs it first or last.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from ember.core.trace import Primitive, get_aval
 from ember.backend.array import check_size
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import NUM, check_dtype, _same_dtypes
+from ember.transforms import batching
 from ember.transforms.ad_util import (Zero, deflinear, deflinear_unary, instantiate, is_undefined,
                                       tangent_aval)
 
@@ -58,6 +63,22 @@ def _zero_scalar(x) -> np.ndarray:
 
 def _inverse_permutation(perm: Sequence[int]) -> tuple[int, ...]:
   return tuple(int(i) for i in np.argsort(perm))
+
+
+# --- shared batching helpers ------------------------------------------------------------------
+
+def batched_axis(axis: int, bdim: int) -> int:
+  """Axis ``axis`` of one example, numbered in the batched value whose batch axis is ``bdim``."""
+  return axis + (axis >= bdim)
+
+
+def at_common_batch_axis(vals: Sequence, dims: Sequence) -> tuple[list, int]:
+  """The operands batched at one axis, that of the first batched operand: the others are moved
+  there (or broadcast, when unbatched). For ops whose operands must share a shape (concatenate,
+  sort); when every operand is batched at the same axis, nothing moves."""
+  size = batching.batch_size(vals, dims)
+  bdim = next(d for d in dims if d is not batching.not_mapped)
+  return [batching.matchaxis(v, d, bdim, size) for v, d in zip(vals, dims)], bdim
 
 
 # --- broadcast_in_dim -------------------------------------------------------------------------
@@ -116,6 +137,22 @@ def _broadcast_in_dim_transpose(ct, aval, *, shape, broadcast_dimensions, shardi
 deflinear_unary(broadcast_in_dim_p, _broadcast_in_dim_transpose)
 
 
+def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions, sharding):
+  """The operand's batch axis maps to a new output axis placed just after the output axis of
+  the operand axis before it: no transpose, and sorted dimensions stay sorted. Shifted
+  dimensions are np.int64 because JAX's rule computes them with NumPy (its jaxprs print so)."""
+  (x,), (d,) = vals, dims
+  out_d = 0 if d == 0 else int(broadcast_dimensions[d - 1]) + 1
+  new_dims = [np.int64(b + 1) if b >= out_d else b for b in broadcast_dimensions]
+  new_dims.insert(d, out_d)
+  out_shape = tuple(shape[:out_d]) + (get_aval(x).shape[d],) + tuple(shape[out_d:])
+  return broadcast_in_dim_p.bind(x, shape=out_shape, broadcast_dimensions=tuple(new_dims),
+                                 sharding=sharding), out_d
+
+
+broadcast_in_dim_p.def_rules(batch=_broadcast_in_dim_batch)
+
+
 # --- reshape ----------------------------------------------------------------------------------
 
 def _reshape_abstract_eval(x, *, new_sizes, dimensions, sharding):
@@ -159,6 +196,23 @@ def _reshape_transpose(ct, aval, *, new_sizes, dimensions, sharding):
 deflinear_unary(reshape_p, _reshape_transpose)
 
 
+def _reshape_batch(vals, dims, *, new_sizes, dimensions, sharding):
+  """Row-major reshapes keep a first or a last axis whole: a batch axis that is last stays
+  there, any other moves to the front."""
+  (x,), (d,) = vals, dims
+  shape = get_aval(x).shape
+  if 0 < d == len(shape) - 1:
+    dimensions = None if dimensions is None else tuple(dimensions) + (d,)
+    return reshape_p.bind(x, new_sizes=tuple(new_sizes) + (shape[d],), dimensions=dimensions,
+                          sharding=sharding), len(new_sizes)
+  dimensions = None if dimensions is None else (0,) + tuple(p + 1 for p in dimensions)
+  return reshape_p.bind(batching.moveaxis(x, d, 0), new_sizes=(shape[d],) + tuple(new_sizes),
+                        dimensions=dimensions, sharding=sharding), 0
+
+
+reshape_p.def_rules(batch=_reshape_batch)
+
+
 # --- squeeze ----------------------------------------------------------------------------------
 
 def _squeeze_abstract_eval(x, *, dimensions):
@@ -191,6 +245,15 @@ def _squeeze_transpose(ct, aval, *, dimensions):
 deflinear_unary(squeeze_p, _squeeze_transpose)
 
 
+def _squeeze_batch(vals, dims, *, dimensions):
+  (x,), (d,) = vals, dims
+  out_d = d - sum(a < d for a in dimensions)
+  return squeeze_p.bind(x, dimensions=tuple(batched_axis(a, d) for a in dimensions)), out_d
+
+
+squeeze_p.def_rules(batch=_squeeze_batch)
+
+
 # --- transpose --------------------------------------------------------------------------------
 
 def _transpose_abstract_eval(x, *, permutation):
@@ -211,6 +274,16 @@ def _transpose_transpose(ct, aval, *, permutation):
 
 
 deflinear_unary(transpose_p, _transpose_transpose)
+
+
+def _transpose_batch(vals, dims, *, permutation):
+  """One transpose that also brings the batch axis to the front (as JAX's rule does)."""
+  (x,), (d,) = vals, dims
+  perm = (d,) + tuple(batched_axis(p, d) for p in permutation)
+  return transpose_p.bind(x, permutation=perm), 0
+
+
+transpose_p.def_rules(batch=_transpose_batch)
 
 
 # --- rev --------------------------------------------------------------------------------------
@@ -234,6 +307,14 @@ def _rev_lower(ctx, x, *, dimensions):
 rev_p = Primitive("rev")
 rev_p.def_rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower)
 deflinear_unary(rev_p, lambda ct, aval, *, dimensions: rev_p.bind(ct, dimensions=dimensions))
+
+
+def _rev_batch(vals, dims, *, dimensions):
+  (x,), (d,) = vals, dims
+  return rev_p.bind(x, dimensions=tuple(batched_axis(a, d) for a in dimensions)), d
+
+
+rev_p.def_rules(batch=_rev_batch)
 
 
 # --- slice ------------------------------------------------------------------------------------
@@ -291,6 +372,19 @@ def _slice_transpose(ct, aval, *, start_indices, limit_indices, strides):
 
 
 deflinear_unary(slice_p, _slice_transpose)
+
+
+def _slice_batch(vals, dims, *, start_indices, limit_indices, strides):
+  """The batch axis is taken whole."""
+  (x,), (d,) = vals, dims
+  def insert(seq, value):
+    return tuple(seq[:d]) + (value,) + tuple(seq[d:])
+  return slice_p.bind(x, start_indices=insert(start_indices, 0),
+                      limit_indices=insert(limit_indices, get_aval(x).shape[d]),
+                      strides=None if strides is None else insert(strides, 1)), d
+
+
+slice_p.def_rules(batch=_slice_batch)
 
 
 # --- dynamic_slice and dynamic_update_slice ---------------------------------------------------
@@ -458,6 +552,14 @@ def _concatenate_transpose(ct, *xs, dimension):
 deflinear(concatenate_p, _concatenate_transpose)
 
 
+def _concatenate_batch(vals, dims, *, dimension):
+  xs, d = at_common_batch_axis(vals, dims)
+  return concatenate_p.bind(*xs, dimension=batched_axis(dimension, d)), d
+
+
+concatenate_p.def_rules(batch=_concatenate_batch)
+
+
 # --- pad --------------------------------------------------------------------------------------
 
 def _pad_abstract_eval(x, padding_value, *, padding_config):
@@ -523,6 +625,28 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
 deflinear(pad_p, _pad_transpose)
 
 
+def _pad_batch(vals, dims, *, padding_config):
+  """The batch axis gets no padding. A padding value that differs between examples cannot be
+  pad's scalar: pad with zeros, then select each example's value where a padded all-True mask
+  is False (an unbatched operand is broadcast at the front first)."""
+  from ember import lax
+  (x, value), (x_d, value_d) = vals, dims
+  d = 0 if x_d is batching.not_mapped else x_d
+  config = tuple(padding_config[:d]) + ((0, 0, 0),) + tuple(padding_config[d:])
+  if value_d is batching.not_mapped:
+    return pad_p.bind(x, value, padding_config=config), d
+  x = batching.matchaxis(x, x_d, d, batching.batch_size(vals, dims))
+  aval = get_aval(x)
+  padded = pad_p.bind(x, np.zeros((), aval.dtype), padding_config=config)
+  mask = pad_p.bind(lax.full(aval.shape, True), np.array(False), padding_config=config)
+  fill = broadcast_in_dim_p.bind(value, shape=get_aval(padded).shape, broadcast_dimensions=(d,),
+                                 sharding=None)
+  return lax.select_n(mask, fill, padded), d
+
+
+pad_p.def_rules(batch=_pad_batch)
+
+
 # --- iota -------------------------------------------------------------------------------------
 
 def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
@@ -556,3 +680,5 @@ def _iota_jvp(primals, tangents, **params):
 
 
 iota_p.def_rules(jvp=_iota_jvp)
+iota_p.def_unsupported("batch", "iota has no operands, so vmap never batches it (it runs "
+                       "unbatched, the same for every example)")

@@ -103,6 +103,19 @@ add_any_p.def_rules(
     transpose=lambda ct, x, y: [ct, ct])
 
 
+def _add_any_batch(vals, dims):
+  from ember.transforms.batching import batch_size, matchaxis
+  (x, y), (dx, dy) = vals, dims
+  if dx == dy:
+    return add_any_p.bind(x, y), dx
+  d = dx if dx is not None else dy
+  size = batch_size(vals, dims)
+  return add_any_p.bind(matchaxis(x, dx, d, size), matchaxis(y, dy, d, size)), d
+
+
+add_any_p.def_rules(batch=_add_any_batch)
+
+
 def add_tangents(a, b):
   if type(a) is Zero:
     return b

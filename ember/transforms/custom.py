@@ -29,6 +29,7 @@ from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
+from ember.transforms import batching
 from ember.transforms.staging import trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
 
@@ -85,6 +86,9 @@ stop_gradient_p.def_rules(
     lower=lambda ctx, x: x,
     jvp=lambda primals, tangents: (stop_gradient_p.bind(*primals),
                                    Zero(tangent_aval(core.get_aval(primals[0])))))
+
+
+stop_gradient_p.def_rules(batch=lambda vals, dims: (stop_gradient_p.bind(*vals), dims[0]))
 
 
 def stop_gradient(x):
@@ -380,3 +384,77 @@ def _remat_transpose(cts, *args, jaxpr, **_):
 remat_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals, impl=_remat_impl,
                   lower=_remat_lower, jvp=_remat_jvp, partial_eval=_remat_partial_eval,
                   transpose=_remat_transpose)
+
+
+# --- batching ----------------------------------------------------------------------------------
+# Each batches its jaxpr with the batch axis of every batched input moved to the front and every
+# output batched at the front; the user's rules (jvp, fwd/bwd) are vmapped the same way.
+
+def _front(vals, dims):
+  return ([batching.moveaxis(v, d, 0) if d is not None else v for v, d in zip(vals, dims)],
+          [None if d is None else 0 for d in dims])
+
+
+def _batch_call(axis, closed, dims):
+  return batching.batch_jaxpr(closed, axis.size, dims, axis.name, axis.spmd_name,
+                              out_dims_at=[0] * len(closed.out_avals))
+
+
+def _per_example_float0(t, d):
+  """float0 tangents carry no data: hand vmap an unbatched one of the per-example shape."""
+  if isinstance(t, np.ndarray) and t.dtype == float0:
+    return np.zeros(t.shape[1:] if d is not None else t.shape, float0), None
+  return t, d
+
+
+def _custom_jvp_batch(axis, vals, dims, *, call_jaxpr, jvp, name, symbolic_zeros, num_consts):
+  vals, dims = _front(vals, dims)
+  batched, consts, out_dims = _batch_call(axis, call_jaxpr, dims)
+  c_dims, p_dims = dims[:num_consts], dims[num_consts:]
+  n_new = len(consts)
+
+  def batched_jvp(c, primals, tangents):
+    pairs = [_per_example_float0(t, d) for t, d in zip(tangents, p_dims)]
+    tangents, t_dims = [p[0] for p in pairs], [p[1] for p in pairs]
+    body = lambda c_, p_, t_: tuple(jvp(c_, p_, t_))  # noqa: E731
+    return batching.vmap(body, in_axes=(list(c_dims), list(p_dims), t_dims), out_axes=0,
+                         axis_name=axis.name, axis_size=axis.size)(
+                             list(c[n_new:]), list(primals), tangents)
+
+  outs = custom_jvp_call_p.bind(*consts, *vals, call_jaxpr=batched, jvp=batched_jvp, name=name,
+                                symbolic_zeros=symbolic_zeros, num_consts=n_new + num_consts)
+  return outs, out_dims
+
+
+def _custom_vjp_batch(axis, vals, dims, *, call_jaxpr, fwd, bwd, name, symbolic_zeros,
+                      num_consts):
+  vals, dims = _front(vals, dims)
+  batched, consts, out_dims = _batch_call(axis, call_jaxpr, dims)
+  p_dims = dims[num_consts:]
+  lanes = dict(axis_name=axis.name, axis_size=axis.size)
+
+  def batched_fwd(primals):
+    return batching.vmap(lambda *p: tuple(fwd(list(p))), in_axes=tuple(p_dims), out_axes=0,
+                         **lanes)(*primals)
+
+  def batched_bwd(res, cts):
+    ct_in = batching.vmap(lambda r, c: list(bwd(r, c)), in_axes=(0, 0), out_axes=0,
+                          **lanes)(list(res), list(cts))
+    # Inputs the same for every example get the sum of the examples' cotangents.
+    return [c if c is None or d is not None else c.sum(0) for c, d in zip(ct_in, p_dims)]
+
+  outs = custom_vjp_call_p.bind(*consts, *vals, call_jaxpr=batched, fwd=batched_fwd,
+                                bwd=batched_bwd, name=name, symbolic_zeros=symbolic_zeros,
+                                num_consts=len(consts) + num_consts)
+  return outs, out_dims
+
+
+def _remat_batch(axis, vals, dims, *, jaxpr, **params):
+  batched, consts, out_dims = batching.batch_jaxpr(jaxpr, axis.size, dims, axis.name,
+                                                   axis.spmd_name)
+  return remat_p.bind(*consts, *vals, jaxpr=batched, **params), out_dims
+
+
+custom_jvp_call_p.batch_with_axis = _custom_jvp_batch
+custom_vjp_call_p.batch_with_axis = _custom_vjp_batch
+remat_p.batch_with_axis = _remat_batch

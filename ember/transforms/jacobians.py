@@ -1,8 +1,6 @@
-"""Jacobians and Hessians from jvp and vjp: jacfwd pushes forward one basis tangent per input
-element, jacrev pulls back one basis cotangent per output element.
-
-The basis vectors are processed one at a time through the linearized (or pulled-back) function,
-so the primal computation runs once; batching them with vmap comes with the vmap transform.
+"""Jacobians and Hessians on vmap: jacfwd pushes forward every basis tangent of the inputs in one
+batched jvp; jacrev pulls back every basis cotangent of the outputs in one batched vjp (the
+primal computation runs once in both).
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -18,39 +16,42 @@ import numpy as np
 
 from ember import pytree
 from ember.core import trace as core
-from ember.transforms.linearize import (_argnums_tuple, _check_input_dtype, linearize, vjp)
+from ember.transforms.batching import vmap
+from ember.transforms.jvp import jvp
+from ember.transforms.linearize import _argnums_tuple, _check_input_dtype, vjp
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian"]
 
 
-def _basis(avals, k):
-  """The k-th one-hot vector over the concatenation of ``avals`` (as a list of arrays)."""
+def _size(aval) -> int:
+  return int(np.prod(aval.shape, dtype=np.int64))
+
+
+def _std_basis(avals) -> list[np.ndarray]:
+  """The rows of the identity over the concatenated flattened leaves, cut back into leaves:
+  leaf i gets shape ``(n,) + avals[i].shape``."""
+  n = sum(_size(a) for a in avals)
+  eye = np.eye(n)
   out, offset = [], 0
   for a in avals:
-    n = int(np.prod(a.shape, dtype=np.int64))
-    v = np.zeros(n, a.dtype)
-    if offset <= k < offset + n:
-      v[k - offset] = 1
-    out.append(v.reshape(a.shape))
-    offset += n
+    k = _size(a)
+    out.append(eye[:, offset:offset + k].reshape((n,) + a.shape).astype(a.dtype))
+    offset += k
   return out
 
 
-def _stack(columns, leading_avals, trailing_avals, trailing_first: bool):
-  """Assemble per-basis results into jacobian blocks of shape lead.shape + trail.shape."""
+def _split_axis(x, axis: int, avals) -> list:
+  """Cut ``x``'s ``axis`` (of length sum of sizes) into one piece per aval, reshaped to it."""
   import ember.numpy as jnp
-  blocks = []
-  for i, la in enumerate(leading_avals):
-    row = []
-    offset = 0
-    for ta in trailing_avals:
-      n = int(np.prod(ta.shape, dtype=np.int64))
-      cols = [columns[k][i] for k in range(offset, offset + n)]
-      stacked = jnp.stack(cols, axis=-1) if cols else jnp.zeros(la.shape + (0,), la.dtype)
-      row.append(jnp.reshape(stacked, la.shape + ta.shape))
-      offset += n
-    blocks.append(row)
-  return blocks
+  pieces, offset = [], 0
+  shape = x.shape
+  axis = axis % x.ndim
+  for a in avals:
+    k = _size(a)
+    piece = jnp.take(x, jnp.arange(offset, offset + k), axis=axis) if k != shape[axis] else x
+    pieces.append(jnp.reshape(piece, shape[:axis] + a.shape + shape[axis + 1:]))
+    offset += k
+  return pieces
 
 
 def _select(args, argnums):
@@ -67,16 +68,16 @@ def _partial(fun, args, nums, kwargs):
   return f
 
 
-def _prepare(transform, fun, argnums, args, kwargs, has_aux, holomorphic, allow_int, fname):
-  """Select the differentiated arguments, apply ``transform`` (linearize or vjp), and return
-  what both jacobians need: the transform's output and the input/output trees and avals."""
+def _prepare(fun, argnums, args, kwargs, holomorphic, allow_int, fname):
   nums, seq, diff = _select(args, argnums)
   _check_input_dtype(diff, holomorphic, allow_int, fname)
-  out = transform(_partial(fun, args, nums, kwargs), *diff, has_aux=has_aux)
-  in_leaves, in_tree = pytree.flatten(diff)
-  out_leaves, out_tree = pytree.flatten(out[0])
-  return (seq, diff, out, in_tree, [core.get_aval(x) for x in in_leaves], out_tree,
-          [core.get_aval(x) for x in out_leaves])
+  return seq, diff, _partial(fun, args, nums, kwargs)
+
+
+def _finish(jac_tree, seq: bool):
+  if seq:
+    return jac_tree
+  return pytree.tree_map(lambda d: d[0], jac_tree, is_leaf=lambda x: isinstance(x, tuple))
 
 
 def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
@@ -89,17 +90,20 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
              [0.       , 0.5403023]], dtype=float32)
   """
   def jac_f(*args, **kwargs):
-    seq, diff, out, in_tree, in_avals, out_tree, out_avals = _prepare(
-        linearize, fun, argnums, args, kwargs, has_aux, holomorphic, False, "jacfwd")
-    f_jvp = out[1]
-    n_in = sum(int(np.prod(a.shape, dtype=np.int64)) for a in in_avals)
-    columns = [pytree.tree_leaves(f_jvp(*pytree.unflatten(in_tree, _basis(in_avals, k))))
-               for k in range(n_in)]
-    blocks = _stack(columns, out_avals, in_avals, True)
-    jac = pytree.unflatten(out_tree, [pytree.unflatten(in_tree, row) for row in blocks])
-    if not seq:
-      jac = pytree.tree_map(lambda d: d[0], jac, is_leaf=lambda x: isinstance(x, tuple))
-    return (jac, out[2]) if has_aux else jac
+    seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, False, "jacfwd")
+    in_leaves, in_tree = pytree.flatten(diff)
+    in_avals = [core.get_aval(x) for x in in_leaves]
+
+    def pushfwd(*basis):
+      return jvp(f, diff, pytree.unflatten(in_tree, basis), has_aux=has_aux)
+
+    outs = vmap(pushfwd, out_axes=(None, -1, None) if has_aux else (None, -1))(
+        *_std_basis(in_avals))
+    y, jac = outs[0], outs[1]
+    jac = pytree.tree_map(lambda j: pytree.unflatten(in_tree, _split_axis(j, -1, in_avals)),
+                          jac)
+    jac = _finish(jac, seq)
+    return (jac, outs[2]) if has_aux else jac
   return jac_f
 
 
@@ -113,25 +117,19 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
       Array([ 3., 12.], dtype=float32)
   """
   def jac_f(*args, **kwargs):
-    seq, diff, out, in_tree, in_avals, out_tree, out_avals = _prepare(
-        vjp, fun, argnums, args, kwargs, has_aux, holomorphic, allow_int, "jacrev")
-    pullback = out[1]
-    n_out = sum(int(np.prod(a.shape, dtype=np.int64)) for a in out_avals)
-    rows = [pytree.tree_leaves(pullback(pytree.unflatten(out_tree, _basis(out_avals, k))))
-            for k in range(n_out)]
-    blocks = _stack(rows, in_avals, out_avals, False)  # [in][out]: in.shape + out.shape
-    import ember.numpy as jnp
-    per_out = []
-    for j, oa in enumerate(out_avals):
-      row = []
-      for i, ia in enumerate(in_avals):
-        b = blocks[i][j]  # in.shape + out.shape -> out.shape + in.shape
-        perm = tuple(range(ia.ndim, ia.ndim + oa.ndim)) + tuple(range(ia.ndim))
-        row.append(jnp.transpose(b, perm))
-      per_out.append(pytree.unflatten(in_tree, row))
-    jac = pytree.unflatten(out_tree, per_out)
-    if not seq:
-      jac = pytree.tree_map(lambda d: d[0], jac, is_leaf=lambda x: isinstance(x, tuple))
+    seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, allow_int, "jacrev")
+    out = vjp(f, *diff, has_aux=has_aux)
+    y, pullback = out[0], out[1]
+    out_leaves, out_tree = pytree.flatten(y)
+    out_avals = [core.get_aval(x) for x in out_leaves]
+    cts = vmap(lambda *basis: pullback(pytree.unflatten(out_tree, basis)))(
+        *_std_basis(out_avals))
+    # cts: one input tree per differentiated argument, leaves (n_out,) + in.shape.
+    ct_leaves, ct_tree = pytree.flatten(cts)
+    split = [_split_axis(c, 0, [core.get_aval(o) for o in out_leaves]) for c in ct_leaves]
+    jac = pytree.unflatten(out_tree, [pytree.unflatten(ct_tree, [s[j] for s in split])
+                                      for j in range(len(out_leaves))])
+    jac = _finish(jac, seq)
     return (jac, out[2]) if has_aux else jac
   return jac_f
 

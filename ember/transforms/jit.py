@@ -308,7 +308,8 @@ class JitWrapped:
     dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
-    key = (in_tree, avals, statics, config.jax_enable_x64)
+    # Named axes in scope (inside vmap/shard_map) change what collectives in fun mean.
+    key = (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
     entry = self._cache.get(key)
     if entry is None:
       entry = self._trace_entry(args, kwargs, in_tree, avals, key, split=True)
@@ -347,7 +348,7 @@ class JitWrapped:
     dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
-    key = (in_tree, avals, statics, config.jax_enable_x64)
+    key = (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
     entry = self._cache.get(key) or self._trace_entry(args, kwargs, in_tree, avals, key,
                                                       split=True)
     return Traced(self, entry, in_tree)

@@ -13,6 +13,7 @@ from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from ember.backend.compile import LRUCache
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
 from ember.transforms.jit import jit_p, hoist_consts
+from ember.transforms.batching import batch_jaxpr
 from ember.transforms.jvp import jvp_flat
 from ember.transforms.linearize import backward_pass
 from ember.transforms.staging import trace_to_jaxpr
@@ -155,3 +156,14 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
 
 
 jit_p.def_rules(jvp=_jit_jvp, partial_eval=_jit_partial_eval, transpose=_jit_transpose)
+
+
+# --- batching ----------------------------------------------------------------------------------
+
+def _jit_batch(axis, vals, dims, *, jaxpr: ClosedJaxpr, name: str):
+  batched, consts, out_dims = batch_jaxpr(jaxpr, axis.size, dims, axis.name, axis.spmd_name)
+  outs = jit_p.bind(*consts, *vals, jaxpr=batched, name=name)
+  return outs, out_dims
+
+
+jit_p.batch_with_axis = _jit_batch

@@ -12,6 +12,7 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
@@ -298,7 +299,10 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
 
     debug = DebugInfo("make_jaxpr", fun,
                       lambda: arg_names(fun, args, kwargs, static_argnums))
-    closed, outs = trace_to_jaxpr(flat_fun, avals, debug)
+    with contextlib.ExitStack() as stack:
+      for name, size in axis_env or ():
+        stack.enter_context(core.extend_axis_env(name, size))
+      closed, outs = trace_to_jaxpr(flat_fun, avals, debug)
     if return_shape:
       shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
                 for v in closed.jaxpr.outvars]

@@ -1,0 +1,410 @@
+"""Collective primitives: operations across the lanes of a named axis.
+
+A collective names the axes it acts over (``vmap(f, axis_name='i')`` binds ``'i'`` while ``f``
+runs). Its ``axis_names(params)`` lists them, and the vmap trace that owns one of those names
+applies the primitive's ``batch_named`` rule, which turns the collective into ordinary array
+operations over the batch axis, even when the operand is not batched (every lane then holds the
+same value). Traces of other axes apply the ordinary ``batch`` rule: the collective acts on each
+of their examples, so it only shifts its positional parameters past their batch axis.
+
+- ``psum``, ``pmax``, ``pmin`` (params ``axes``, ``axis_index_groups``): all-reduce over the
+  named axes in ``axes``. ``axes`` may also hold ints, positional axes of the operand reduced as
+  by ``reduce_sum``/``reduce_max``/``reduce_min``; vmap turns a named axis into the positional
+  batch axis, so ``psum(x, 'i')`` under ``vmap`` becomes ``psum[axes=(0,)]``, as in JAX. psum is
+  linear and transposes to itself (psum, then broadcast back over positional axes: as in JAX
+  without shard_map's varying-axes checks); pmax and pmin have no derivative (as in JAX).
+- ``all_gather`` (params ``all_gather_dimension``, ``axis_name``, ``axis_index_groups``,
+  ``axis_size``, ``tiled``): every lane gets all lanes' values, stacked along a new axis (or
+  concatenated along an existing one when tiled). Transposes to ``reduce_scatter``.
+- ``reduce_scatter`` (``lax.psum_scatter``; params ``scatter_dimension``, ``axis_name``,
+  ``axis_index_groups``, ``axis_size``, ``tiled``): sums over the lanes, and lane i keeps the
+  i-th slice (block, when tiled) along ``scatter_dimension``. Transposes to ``all_gather``.
+- ``ppermute`` (params ``axis_name``, ``perm``): lane ``dst`` gets lane ``src``'s value for each
+  ``(src, dst)`` pair; lanes that receive nothing get zeros. Transposes to the inverse ppermute.
+- ``all_to_all`` (params ``split_axis``, ``concat_axis``, ``axis_name``, ``axis_index_groups``,
+  ``tiled``): lane i splits its value into n blocks along ``split_axis`` and sends block j to
+  lane j, which concatenates the n blocks it receives along ``concat_axis`` (``lax.all_to_all``
+  inserts and removes unit axes around it when not tiled). Transposes to itself with the two
+  axes swapped. Its output shape depends on the size of its axis, which is not among its
+  params (as in JAX), so its abstract evaluation reads the axis sizes in scope.
+- ``axis_index`` (param ``axis_name``): the lane's index along one named axis, int32.
+
+Named collectives do not lower yet: ``shard_map`` over a device mesh will give them lowering
+rules (StableHLO all_reduce, all_gather, reduce_scatter, collective_permute, all_to_all with
+replica groups) from the params they already carry. Only psum/pmax/pmin over positional axes
+alone lower now, as reductions.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ember.core import trace as core
+from ember.core.aval import ShapedArray
+from ember.core.trace import Primitive, get_aval
+from ember.primitives import reductions as red
+from ember.transforms import batching
+from ember.transforms.ad_util import deflinear_unary
+
+__all__ = []  # primitives are reached through ember.lax
+
+
+# --- shared helpers -------------------------------------------------------------------------
+
+def as_names(axis_name) -> tuple:
+  """An axis name, or a tuple or list of them, as a tuple."""
+  return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def is_positional(axis) -> bool:
+  return isinstance(axis, (int, np.integer)) and not isinstance(axis, bool)
+
+
+def named_axes(axes) -> tuple:
+  return tuple(a for a in axes if not is_positional(a))
+
+
+def group_size(names: tuple, axis_index_groups) -> int:
+  """The number of lanes a collective over ``names`` spans; NameError for an unbound name."""
+  if axis_index_groups is not None:
+    return len(axis_index_groups[0])
+  size = 1
+  for name in names:
+    n = core.axis_size(name)
+    if n is None:
+      raise NameError(f"unbound axis name: {name}")
+    size *= n
+  return size
+
+
+def _lower_named(name: str):
+  """The lowering of a named collective: not available until shard_map gives it one."""
+  def lower(ctx, *args, **params):
+    raise NotImplementedError(
+        f"{name} over named axes cannot be compiled to a cross-device collective yet (that "
+        "will come with shard_map): use it inside ember.vmap(..., axis_name=...), which turns "
+        "it into array operations over the batch axis.")
+  return lower
+
+
+def _no_groups(axis_index_groups,
+               msg: str = "vmap collectives. Please open a feature request!") -> None:
+  if axis_index_groups is not None:
+    raise NotImplementedError(f"axis_index_groups not supported in {msg}")
+
+
+def _one_axis(name, names: tuple, prim: str) -> None:
+  """vmap applies these collectives over a single named axis (JAX's vmap fails on several)."""
+  if names != (name,):
+    raise NotImplementedError(
+        f"{prim} over several vmapped axes {names} is not supported; apply it to one axis name "
+        "at a time.")
+
+
+def _shift(axis: int, bdim: int) -> int:
+  """The position in a batched value (batch axis at ``bdim``) of an example's ``axis``."""
+  return axis + (axis >= bdim)
+
+
+# --- psum, pmax, pmin -------------------------------------------------------------------------
+
+def _reduce_abstract_eval(x: ShapedArray, *, axes, axis_index_groups) -> ShapedArray:
+  positional = tuple(a for a in axes if is_positional(a))
+  red._check_axes(x, positional)
+  return ShapedArray(red._reduced_shape(x.shape, positional), x.dtype, x.weak_type)
+
+
+def _reduce_lower_rule(prim_name: str, kind: str, op_name: str):
+  """Over positional axes alone, the collective is a reduction of the operand."""
+  reduce = red._reduce_lower_rule(kind, op_name)
+  named_lower = _lower_named(prim_name)
+  def lower(ctx, x, *, axes, axis_index_groups):
+    if named_axes(axes):
+      return named_lower(ctx, x)
+    return reduce(ctx, x, axes=axes)
+  return lower
+
+
+def _reduce_batch(vals, dims, *, axes, axis_index_groups, prim):
+  """Per example: shift the positional axes past the batch axis; the batch axis stays, moved
+  left by the positional axes reduced before it."""
+  (x,), (d,) = vals, dims
+  out = prim.bind(x, axes=tuple(_shift(a, d) if is_positional(a) else a for a in axes),
+                  axis_index_groups=axis_index_groups)
+  return out, d - sum(1 for a in axes if is_positional(a) and a < d)
+
+
+def psum_unmapped(x, size: int):
+  """psum over ``size`` lanes that all hold ``x``: ``size * x``, a Python number for a Python
+  number (weakly typed, as in JAX)."""
+  from ember import lax
+  if isinstance(x, (int, float, complex)):
+    return size * x
+  return lax.mul(np.array(size, get_aval(x).dtype), x)
+
+
+def _reduce_batch_named(name, size, vals, dims, *, axes, axis_index_groups, prim, unmapped):
+  """Reduce the batch axis in place of the name (the result is the same on every lane); the
+  other names stay for the traces that own them."""
+  _no_groups(axis_index_groups)
+  (x,), (d,) = vals, dims
+  if d is batching.not_mapped:
+    rest = tuple(a for a in axes if a != name)
+    out = prim.bind(x, axes=rest, axis_index_groups=None) if rest else x
+    return unmapped(out, size), batching.not_mapped
+  new_axes = tuple(d if a == name else _shift(a, d) if is_positional(a) else a for a in axes)
+  return prim.bind(x, axes=new_axes, axis_index_groups=None), batching.not_mapped
+
+
+def _reduction(name: str, kind: str, op_name: str, unmapped) -> Primitive:
+  p = Primitive(name)
+  p.def_rules(abstract_eval=_reduce_abstract_eval, lower=_reduce_lower_rule(name, kind, op_name),
+              batch=functools.partial(_reduce_batch, prim=p))
+  p.axis_names = lambda params: named_axes(params["axes"])
+  p.batch_named = functools.partial(_reduce_batch_named, prim=p, unmapped=unmapped)
+  return p
+
+
+psum_p = _reduction("psum", "add", "stablehlo.add", psum_unmapped)
+pmax_p = _reduction("pmax", "max", "stablehlo.maximum", lambda x, size: x)
+pmin_p = _reduction("pmin", "min", "stablehlo.minimum", lambda x, size: x)
+
+
+def _psum_transpose(ct, aval: ShapedArray, *, axes, axis_index_groups):
+  """Broadcast back over the positional axes, and sum the lanes' cotangents over the named ones
+  (psum is psum followed by a broadcast to every lane)."""
+  positional = tuple(a for a in axes if is_positional(a))
+  if positional:
+    ct = red._reduce_sum_transpose(ct, aval, axes=positional, out_sharding=None)
+  names = named_axes(axes)
+  return psum_p.bind(ct, axes=names, axis_index_groups=axis_index_groups) if names else ct
+
+
+deflinear_unary(psum_p, _psum_transpose)
+for _p in (pmax_p, pmin_p):
+  _p.def_unsupported("jvp", f"{_p.name} is not differentiable (JAX defines no derivative "
+                     "either); differentiate jnp.max or jnp.min of an all_gather instead")
+
+
+# --- all_gather -------------------------------------------------------------------------------
+
+def _gathered_shape(shape, dim: int, size: int, tiled: bool) -> tuple[int, ...]:
+  """The shape of ``all_gather`` of a lane's value of ``shape`` (``dim`` canonical)."""
+  if tiled:
+    return shape[:dim] + (shape[dim] * size,) + shape[dim + 1:]
+  return shape[:dim] + (size,) + shape[dim:]
+
+
+def _all_gather_abstract_eval(x: ShapedArray, *, all_gather_dimension, axis_name,
+                              axis_index_groups, axis_size, tiled) -> ShapedArray:
+  return x.update(shape=_gathered_shape(x.shape, all_gather_dimension, axis_size, tiled))
+
+
+def _all_gather_transpose(ct, aval, *, all_gather_dimension, axis_name, axis_index_groups,
+                          axis_size, tiled):
+  return reduce_scatter_p.bind(ct, scatter_dimension=all_gather_dimension, axis_name=axis_name,
+                               axis_index_groups=axis_index_groups, axis_size=axis_size,
+                               tiled=tiled)
+
+
+def _all_gather_batch(vals, dims, *, all_gather_dimension, **params):
+  (x,), (d,) = vals, dims
+  dim = all_gather_dimension
+  if params["tiled"]:
+    return all_gather_p.bind(x, all_gather_dimension=_shift(dim, d), **params), d
+  # The new axis goes before the batch axis when it comes before it in the example.
+  if dim <= d:
+    return all_gather_p.bind(x, all_gather_dimension=dim, **params), d + 1
+  return all_gather_p.bind(x, all_gather_dimension=dim + 1, **params), d
+
+
+def _all_gather_batch_named(name, size, vals, dims, *, all_gather_dimension, axis_name,
+                            axis_index_groups, axis_size, tiled):
+  """The lanes' values are the batch: move (or broadcast) the batch axis to the gathered
+  position; every lane then holds the same result."""
+  from ember import lax
+  _no_groups(axis_index_groups, "vmap")
+  _one_axis(name, axis_name, "all_gather")
+  (x,), (d,) = vals, dims
+  dim = all_gather_dimension
+  out = batching.matchaxis(x, d, dim, size)
+  if tiled:
+    shape = get_aval(out).shape
+    out = lax.reshape(out, shape[:dim] + (shape[dim] * shape[dim + 1],) + shape[dim + 2:])
+  return out, batching.not_mapped
+
+
+all_gather_p = Primitive("all_gather")
+all_gather_p.def_rules(abstract_eval=_all_gather_abstract_eval, lower=_lower_named("all_gather"),
+                       batch=_all_gather_batch)
+deflinear_unary(all_gather_p, _all_gather_transpose)
+all_gather_p.axis_names = lambda params: params["axis_name"]
+all_gather_p.batch_named = _all_gather_batch_named
+
+
+# --- reduce_scatter (psum_scatter) ------------------------------------------------------------
+
+def scattered_shape(shape, dim: int, size: int, tiled: bool) -> tuple[int, ...]:
+  """The shape of a lane's part of ``psum_scatter`` of values of ``shape`` (``dim``
+  canonical); ValueError when the scattered dimension does not fit the axis size."""
+  n = shape[dim]
+  if tiled:
+    if n % size:
+      raise ValueError(f"tiled reduce_scatter operand scatter dimension size {n} must be "
+                       f"divisible by shard_count {size}")
+    return shape[:dim] + (n // size,) + shape[dim + 1:]
+  if n != size:
+    raise ValueError(f"reduce_scatter operand scatter dimension size {n} must match shard "
+                     f"count {size}")
+  return shape[:dim] + shape[dim + 1:]
+
+
+def _reduce_scatter_abstract_eval(x: ShapedArray, *, scatter_dimension, axis_name,
+                                  axis_index_groups, axis_size, tiled) -> ShapedArray:
+  return x.update(shape=scattered_shape(x.shape, scatter_dimension, axis_size, tiled))
+
+
+def _reduce_scatter_transpose(ct, aval, *, scatter_dimension, axis_name, axis_index_groups,
+                              axis_size, tiled):
+  return all_gather_p.bind(ct, all_gather_dimension=scatter_dimension, axis_name=axis_name,
+                           axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)
+
+
+def _reduce_scatter_batch(vals, dims, *, scatter_dimension, **params):
+  (x,), (d,) = vals, dims
+  dim = _shift(scatter_dimension, d)
+  out = reduce_scatter_p.bind(x, scatter_dimension=dim, **params)
+  removed_before = dim < d and not params["tiled"]  # the scattered axis is gone
+  return out, d - 1 if removed_before else d
+
+
+def _reduce_scatter_batch_named(name, size, vals, dims, *, scatter_dimension, axis_name,
+                                axis_index_groups, axis_size, tiled):
+  """Sum over the batch axis; lane i's slice of the sum is its result, so the scattered
+  dimension (split into lanes x blocks when tiled) becomes the batch axis."""
+  from ember import lax
+  _no_groups(axis_index_groups, "vmap")
+  _one_axis(name, axis_name, "psum_scatter")
+  (x,), (d,) = vals, dims
+  dim = scatter_dimension
+  total = psum_unmapped(x, size) if d is batching.not_mapped else lax.reduce_sum(x, (d,))
+  if tiled:
+    shape = get_aval(total).shape
+    total = lax.reshape(total, shape[:dim] + (size, shape[dim] // size) + shape[dim + 1:])
+  return total, dim
+
+
+reduce_scatter_p = Primitive("reduce_scatter")
+reduce_scatter_p.def_rules(abstract_eval=_reduce_scatter_abstract_eval,
+                           lower=_lower_named("psum_scatter"), batch=_reduce_scatter_batch)
+deflinear_unary(reduce_scatter_p, _reduce_scatter_transpose)
+reduce_scatter_p.axis_names = lambda params: params["axis_name"]
+reduce_scatter_p.batch_named = _reduce_scatter_batch_named
+
+
+# --- ppermute ---------------------------------------------------------------------------------
+
+def _ppermute_transpose(ct, aval, *, axis_name, perm):
+  return ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((dst, src) for src, dst in perm))
+
+
+def _ppermute_batch_named(name, size, vals, dims, *, axis_name, perm):
+  """Gather each lane's source along the batch axis; an out-of-range source (lanes that
+  receive nothing) fills with zeros."""
+  from ember import numpy as jnp
+  _one_axis(name, axis_name, "ppermute")
+  (x,), (d,) = vals, dims
+  sources = np.full(size, size, np.int32)
+  for src, dst in perm:
+    sources[dst % size] = src % size
+  if d is batching.not_mapped:
+    if (sources < size).all():
+      return x, batching.not_mapped
+    x, d = batching.broadcast_dim(x, size, 0), 0
+  return jnp.take(x, sources, axis=d, mode="fill", fill_value=0), d
+
+
+ppermute_p = Primitive("ppermute")
+ppermute_p.def_rules(abstract_eval=lambda x, *, axis_name, perm: x,
+                     lower=_lower_named("ppermute"), batch=batching.vectorized_batcher(ppermute_p))
+deflinear_unary(ppermute_p, _ppermute_transpose)
+ppermute_p.axis_names = lambda params: params["axis_name"]
+ppermute_p.batch_named = _ppermute_batch_named
+
+
+# --- all_to_all -------------------------------------------------------------------------------
+
+class _AxisSizedPrimitive(Primitive):
+  """A primitive whose output aval depends on the sizes of the named axes in scope, which its
+  params do not carry: abstract evaluation is not cached on (avals, params) alone."""
+
+  def abstract(self, avals: tuple, params: dict):
+    return self.rule("abstract_eval")(*avals, **params)
+
+
+def _all_to_all_abstract_eval(x: ShapedArray, *, split_axis, concat_axis, axis_name,
+                              axis_index_groups, tiled) -> ShapedArray:
+  size = group_size(as_names(axis_name), axis_index_groups)
+  shape = list(x.shape)
+  if shape[split_axis] % size:
+    raise ValueError(f"The size of all_to_all split_axis ({shape[split_axis]}) has to be "
+                     f"divisible by the size of the named axis {axis_name} ({size})")
+  shape[split_axis] //= size
+  shape[concat_axis] *= size
+  return x.update(shape=tuple(shape))
+
+
+def _all_to_all_transpose(ct, aval, *, split_axis, concat_axis, **params):
+  return all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, **params)
+
+
+def _all_to_all_batch(vals, dims, *, split_axis, concat_axis, **params):
+  (x,), (d,) = vals, dims
+  return all_to_all_p.bind(x, split_axis=_shift(split_axis, d),
+                           concat_axis=_shift(concat_axis, d), **params), d
+
+
+def _all_to_all_batch_named(name, size, vals, dims, *, split_axis, concat_axis, axis_name,
+                            axis_index_groups, tiled):
+  """With the lanes first, split ``split_axis`` into (destination lane, block); the destination
+  becomes the new batch axis, and the source lanes go in front of ``concat_axis``'s blocks."""
+  from ember import lax
+  _no_groups(axis_index_groups, "vmap")
+  _one_axis(name, as_names(axis_name), "all_to_all")
+  (x,), (d,) = vals, dims
+  x = batching.bdim_at_front(x, d, size)
+  shape = get_aval(x).shape[1:]
+  block = shape[split_axis] // size
+  x = lax.reshape(x, (size,) + shape[:split_axis] + (size, block) + shape[split_axis + 1:])
+  # Positions in x of the lane's axes (the split axis is now its block axis).
+  pos = [1 + a + (a >= split_axis) for a in range(len(shape))]
+  perm = [1 + split_axis]
+  for a in range(len(shape)):
+    perm += [0, pos[a]] if a == concat_axis else [pos[a]]
+  out_shape = list(shape)
+  out_shape[split_axis] = block
+  out_shape[concat_axis] *= size
+  return lax.reshape(lax.transpose(x, tuple(perm)), (size,) + tuple(out_shape)), 0
+
+
+all_to_all_p = _AxisSizedPrimitive("all_to_all")
+all_to_all_p.def_rules(abstract_eval=_all_to_all_abstract_eval, lower=_lower_named("all_to_all"),
+                       batch=_all_to_all_batch)
+deflinear_unary(all_to_all_p, _all_to_all_transpose)
+all_to_all_p.axis_names = lambda params: as_names(params["axis_name"])
+all_to_all_p.batch_named = _all_to_all_batch_named
+
+
+# --- axis_index -------------------------------------------------------------------------------
+
+def _axis_index_batch_named(name, size, vals, dims, *, axis_name):
+  from ember import lax
+  return lax.iota(np.int32, size), 0
+
+
+axis_index_p = Primitive("axis_index")
+axis_index_p.def_rules(abstract_eval=lambda *, axis_name: ShapedArray((), np.dtype(np.int32)),
+                       lower=_lower_named("axis_index"))
+axis_index_p.axis_names = lambda params: (params["axis_name"],)
+axis_index_p.batch_named = _axis_index_batch_named

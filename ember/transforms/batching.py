@@ -1,0 +1,432 @@
+"""vmap: vectorizing a function over a batch axis by running it once on the whole batch.
+
+A ``BatchTracer`` carries the batched value ``val`` and the position ``bdim`` of its batch axis in
+``val`` (the tracer stands for one example, so its aval is ``val``'s without that axis). The
+trace applies each primitive's ``batch`` rule, ``batch(vals, dims, **params) -> (out, out_dim)``
+(lists of both for primitives with several results), with its parent trace installed: ``dims[i]``
+is an int or ``None`` (``not_mapped``) for operands that are the same for every example; a rule is
+only called when at least one operand is batched. When no operand is batched the primitive is bound
+on the parent unchanged. Primitives that carry jaxprs (jit, custom_jvp...) declare
+``batch_with_axis(axis_data, vals, dims, **params)`` instead: they batch their jaxpr, whose
+collectives need the axis's name and size.
+
+Collectives over named axes (``psum(x, 'i')`` inside ``vmap(..., axis_name='i')``) are the one
+exception: the trace that owns the name applies the primitive's ``batch_named`` rule, which turns
+the collective into ordinary array operations over the batch axis, even for unbatched operands.
+
+Example:
+    >>> import ember, ember.numpy as jnp
+    >>> ember.vmap(lambda x, y: jnp.dot(x, y), in_axes=(0, None))(jnp.ones((3, 2)), jnp.ones(2))
+    Array([2., 2., 2.], dtype=float32)
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+import optree
+
+from ember import pytree
+from ember.core import trace as core
+from ember.core.aval import ShapedArray
+from ember.core.eval import eval_jaxpr
+from ember.core.jaxpr import ClosedJaxpr
+
+__all__ = ["AxisData", "BatchTrace", "BatchTracer", "vmap", "not_mapped", "batch_jaxpr", "moveaxis",
+           "bump_dims",
+           "bdim_at_front", "broadcast_dim", "batch_size", "broadcast_batcher",
+           "vectorized_batcher", "matchaxis"]
+
+not_mapped = None
+
+
+class AxisData(NamedTuple):
+  """The batch axis a rule works for (given to the rules of primitives that carry jaxprs)."""
+  name: Any
+  size: int
+  spmd_name: Any
+
+
+class BatchTracer(core.Tracer):
+  __slots__ = ("val", "bdim")
+
+  def __init__(self, trace: "BatchTrace", val, bdim: int):
+    self._trace = trace
+    self.val = val
+    self.bdim = bdim
+
+  @property
+  def aval(self) -> ShapedArray:
+    a = core.get_aval(self.val)
+    shape = a.shape[:self.bdim] + a.shape[self.bdim + 1:]
+    return ShapedArray(shape, a.dtype, a.weak_type)
+
+  def _origin_msg(self) -> str:
+    return getattr(self.val, "_origin_msg", lambda: "")()
+
+
+class BatchTrace(core.Trace):
+  """Batches over one axis of ``axis_size`` lanes, named ``axis_name`` (or anonymous)."""
+  __slots__ = ("axis_name", "axis_size", "spmd_axis_name")
+
+  def __init__(self, parent: core.Trace, axis_name, axis_size: int, spmd_axis_name=None):
+    super().__init__(parent)
+    self.axis_name = axis_name
+    self.axis_size = axis_size
+    self.spmd_axis_name = spmd_axis_name
+
+  def __repr__(self):
+    return f"BatchTrace(axis_name={self.axis_name}, axis_size={self.axis_size})"
+
+  @property
+  def axis_data(self) -> "AxisData":
+    return AxisData(self.axis_name, self.axis_size, self.spmd_axis_name)
+
+  def unpack(self, x):
+    if isinstance(x, BatchTracer) and x._trace is self:
+      return x.val, x.bdim
+    return x, not_mapped
+
+  def wrap(self, val, bdim):
+    if bdim is not_mapped:
+      return val
+    return BatchTracer(self, val, bdim)
+
+  def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
+    vals, dims = [], []
+    for x in args:
+      v, d = self.unpack(x)
+      vals.append(v)
+      dims.append(d)
+    named = getattr(prim, "batch_named", None)
+    with_axis = getattr(prim, "batch_with_axis", None)
+    with core.set_current_trace(self.parent):
+      if named is not None and self.axis_name is not None and \
+          self.axis_name in prim.axis_names(params):
+        out, out_dim = named(self.axis_name, self.axis_size, vals, dims, **params)
+      elif with_axis is not None and (self.axis_name is not None or
+                                      any(d is not not_mapped for d in dims)):
+        out, out_dim = with_axis(self.axis_data, vals, dims, **params)
+      elif all(d is not_mapped for d in dims):
+        return prim.bind(*vals, **params)
+      else:
+        # Shape errors name the user's (per-example) shapes, before rules renumber axes.
+        prim.abstract(tuple([x.aval if d is not not_mapped else core.get_aval(x)
+                             for x, d in zip(args, dims)]), params)
+        out, out_dim = prim.rule("batch")(vals, dims, **params)
+    if prim.multiple_results:
+      return [self.wrap(v, d) for v, d in zip(out, out_dim)]
+    return self.wrap(out, out_dim)
+
+
+# --- helpers for batching rules ---------------------------------------------------------------
+
+def batch_size(vals: Sequence, dims: Sequence) -> int:
+  """The batch size, read off the first batched operand."""
+  for v, d in zip(vals, dims):
+    if d is not not_mapped:
+      return core.get_aval(v).shape[d]
+  raise ValueError("batch_size: no operand is batched")
+
+
+def bump_dims(dims: Sequence[int], at: int) -> tuple[int, ...]:
+  """``dims`` renumbered for a new axis inserted at position ``at``."""
+  return tuple(d + (d >= at) for d in dims)
+
+
+def moveaxis(x, src: int, dst: int):
+  """``x`` with axis ``src`` moved to position ``dst`` (no-op when they agree)."""
+  from ember import lax
+  ndim = len(core.get_aval(x).shape)
+  src, dst = src % ndim, dst % ndim
+  if src == dst:
+    return x
+  perm = [i for i in range(ndim) if i != src]
+  perm.insert(dst, src)
+  return lax.transpose(x, tuple(perm))
+
+
+def broadcast_dim(x, size: int, dim: int):
+  """``x`` with a new axis of ``size`` inserted at ``dim`` (every slice a copy of ``x``)."""
+  from ember import lax
+  a = core.get_aval(x)
+  shape = a.shape[:dim] + (size,) + a.shape[dim:]
+  dims = tuple(i for i in range(len(shape)) if i != dim)
+  return lax.broadcast_in_dim(x, shape, dims)
+
+
+def matchaxis(x, src, dst: int, size: int):
+  """``x`` batched at ``dst``: move its batch axis there, or broadcast when it has none."""
+  if src is not_mapped:
+    return broadcast_dim(x, size, dst)
+  return moveaxis(x, src, dst)
+
+
+def bdim_at_front(x, bdim, size: int):
+  return matchaxis(x, bdim, 0, size)
+
+
+def _example_shape(x, d) -> tuple[int, ...]:
+  shape = core.get_aval(x).shape
+  return shape if d is not_mapped else shape[:d] + shape[d + 1:]
+
+
+def vectorized_batcher(prim: core.Primitive) -> Callable:
+  """The rule of a unary op that acts on each element (or along axes its params don't name)."""
+  def rule(vals, dims, **params):
+    return prim.bind(*vals, **params), dims[0]
+  return rule
+
+
+def broadcast_batcher(prim: core.Primitive) -> Callable:
+  """The rule of an elementwise op whose rank-0 operands broadcast: when every batched operand
+  has the same shape and batch axis and the others are rank 0, bind as is; otherwise move batch
+  axes to the front and broadcast the unbatched operands."""
+  from ember import lax
+
+  def rule(vals, dims, **params):
+    shapes = {(core.get_aval(v).shape, d) for v, d in zip(vals, dims)
+              if d is not not_mapped or core.get_aval(v).shape}
+    if len(shapes) == 1:
+      (_, d), = shapes
+      if d is not not_mapped:
+        out = prim.bind(*vals, **params)
+        return out, ([d] * len(out) if prim.multiple_results else d)
+    # Batch axes go to the front; the other operands get a size-1 axis there (or stay rank 0),
+    # and the op broadcasts size-1 axes as it does for jnp's rank-promoted operands.
+    rank = max(len(_example_shape(v, d)) for v, d in zip(vals, dims))
+    args = []
+    for v, d in zip(vals, dims):
+      shape = core.get_aval(v).shape
+      if d is not_mapped:
+        args.append(lax.reshape(v, (1,) + shape) if shape else v)
+        continue
+      v = moveaxis(v, d, 0)
+      if len(shape) == 1 and rank:  # a per-example scalar among arrays
+        v = lax.reshape(v, shape + (1,) * rank)
+      args.append(v)
+    out = prim.bind(*args, **params)
+    return out, ([0] * len(out) if prim.multiple_results else 0)
+  return rule
+
+
+# --- batching a jaxpr (the rule of call primitives) --------------------------------------------
+
+def _batched_aval(a: ShapedArray, d, size: int) -> ShapedArray:
+  if d is not_mapped:
+    return a
+  return ShapedArray(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
+
+
+def batch_jaxpr(closed: ClosedJaxpr, size: int, in_dims: Sequence, axis_name=None,
+                spmd_axis_name=None, out_dims_at: Sequence | None = None):
+  """The jaxpr of ``vmap(closed)`` over batched inputs at ``in_dims``: returns
+  ``(batched ClosedJaxpr with hoisted consts, consts, out_dims)``. With ``out_dims_at``, each
+  output is moved (or broadcast) to that axis (None entries stay as they come)."""
+  from ember.transforms.jit import hoist_consts
+  from ember.transforms.staging import trace_to_jaxpr
+  key = (closed, tuple(in_dims), size, axis_name, spmd_axis_name,
+         None if out_dims_at is None else tuple(out_dims_at), core.axis_env())
+  hit = _jaxpr_cache.get(key)
+  if hit is not None:
+    return hit
+  out_dims_box = []
+
+  def fun(*xs):
+    trace = BatchTrace(core.current_trace(), axis_name, size, spmd_axis_name)
+    ins = [trace.wrap(x, d) for x, d in zip(xs, in_dims)]
+    with core.set_current_trace(trace):
+      outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+    vals, dims = [], []
+    for o, want in zip(outs, out_dims_at or [None] * len(outs)):
+      v, d = trace.unpack(o)
+      if want is not None:
+        v, d = matchaxis(v, d, want, size), want
+      vals.append(v)
+      dims.append(d)
+    out_dims_box.append(tuple(dims))
+    return vals
+
+  with _named(axis_name, size):
+    new, _ = trace_to_jaxpr(fun, [_batched_aval(a, d, size)
+                                  for a, d in zip(closed.in_avals, in_dims)])
+  batched, consts = hoist_consts(new)
+  out = _jaxpr_cache[key] = (batched, consts, out_dims_box[0])
+  return out
+
+
+def _named(axis_name, size):
+  import contextlib
+  if axis_name is None:
+    return contextlib.nullcontext()
+  return core.extend_axis_env(axis_name, size)
+
+
+def _lazy_cache():
+  from ember.backend.compile import LRUCache
+  return LRUCache(512)
+
+
+_jaxpr_cache = _lazy_cache()
+
+
+# --- vmap ------------------------------------------------------------------------------------
+
+_IN_AXES_MSG = ("vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+                "positional arguments passed to the function")
+
+
+def _check_axes_spec(spec, what: str):
+  bad = [x for x in optree.tree_leaves(spec, none_is_leaf=True, namespace=pytree.NAMESPACE)
+         if x is not None and not (isinstance(x, (int, np.integer)) and not isinstance(x, bool))]
+  if bad:
+    raise TypeError(f"vmap {what} must be an int, None, or (nested) container with those "
+                    f"types as leaves, but got {spec}.")
+
+
+def _prefix_leaves(spec, tree, what: str) -> list:
+  """One entry of ``spec`` (a pytree prefix of ``tree`` with None and ints as leaves) for each
+  leaf of ``tree``."""
+  spec_leaves, spec_def = optree.tree_flatten(spec, none_is_leaf=True,
+                                              namespace=pytree.NAMESPACE)
+  try:
+    subtrees = spec_def.flatten_up_to(tree)
+  except ValueError:
+    raise ValueError(f"vmap {what} specification must be a tree prefix of the corresponding "
+                     f"value; got {what}={spec!r} for a value of structure "
+                     f"{pytree.flatten(tree)[1]}.") from None
+  out = []
+  for s, sub in zip(spec_leaves, subtrees):
+    out.extend([s] * len(pytree.flatten(sub)[0]))
+  return out
+
+
+def _describe_arg(names: list[str], i: int) -> str:
+  return f"argument {names[i]}" if i < len(names) and names[i] else f"argument at position {i}"
+
+
+def _leaf_names(fun, args, kwargs) -> list[str]:
+  from ember.transforms.staging import arg_names
+  try:
+    return list(arg_names(fun, args, kwargs))
+  except Exception:  # noqa: BLE001 (names only decorate the message)
+    return []
+
+
+def _mapped_size(fun, args, kwargs, leaves, axes, axis_size) -> int:
+  sizes = []
+  for x, ax in zip(leaves, axes):
+    if ax is None:
+      continue
+    a = core.get_aval(x)
+    sizes.append(a.shape[ax])
+  if axis_size is not None:
+    sizes_set = set(sizes)
+    if sizes_set and sizes_set != {axis_size}:
+      raise ValueError(f"vmap got inconsistent sizes for array axes to be mapped: axis_size="
+                       f"{axis_size} was given but the mapped axes have sizes "
+                       f"{sorted(sizes_set)}.")
+    return int(axis_size)
+  if not sizes:
+    raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must "
+                     "be specified")
+  if len(set(sizes)) > 1:
+    names = _leaf_names(fun, args, kwargs)
+    lines = []
+    for i, (x, ax) in enumerate(zip(leaves, axes)):
+      if ax is None:
+        continue
+      a = core.get_aval(x)
+      lines.append(f"  * one axis had size {a.shape[ax]}: axis {ax} of "
+                   f"{_describe_arg(names, i)} of type {a.str_short(short_dtypes=False)}")
+    raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
+                     + ";\n".join(lines))
+  return sizes[0]
+
+
+def _normalize_in_axis(x, ax) -> int | None:
+  if ax is None:
+    return None
+  try:
+    shape = core.get_aval(x).shape
+  except TypeError:
+    raise TypeError(f"vmap was passed an argument of type {type(x).__name__} that is not an "
+                    f"array, a NumPy value or a Python scalar: {x!r}. Pass arrays, or mark "
+                    "the argument unbatched with in_axes=None and close over it.") from None
+  ndim = len(shape)
+  if not -ndim <= ax < ndim:
+    raise ValueError(f"vmap was requested to map its argument along axis {ax}, which implies "
+                     f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is "
+                     f"only {ndim} (its shape is {shape})")
+  return ax % ndim
+
+
+def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
+         axis_size: int | None = None, spmd_axis_name=None) -> Callable:
+  """Vectorize ``fun`` over a batch axis of its inputs.
+
+  Args:
+    fun: the function to map over leading (or ``in_axes``) axes of its arguments.
+    in_axes: an int, None, or a tuple (one entry per positional argument) of pytree prefixes
+      with ints and None as leaves: the axis of each argument to map over; None broadcasts it.
+      Keyword arguments are always mapped over their axis 0.
+    out_axes: like ``in_axes``, for the outputs: where the batch axis goes in each output.
+    axis_name: a name for the batch axis, for collectives (``lax.psum(x, axis_name)``...).
+    axis_size: the batch size, required only when no argument is mapped.
+    spmd_axis_name: accepted for compatibility; batching ignores it.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.vmap(jnp.sum, in_axes=1)(jnp.ones((2, 3)))
+      Array([2., 2., 2.], dtype=float32)
+  """
+  if not callable(fun):
+    raise TypeError(f"Expected a callable value, got {fun!r}")
+  if isinstance(in_axes, list):
+    in_axes = tuple(in_axes)
+  if not (in_axes is None or isinstance(in_axes, (int, np.integer, tuple))) or \
+      isinstance(in_axes, bool):
+    raise TypeError(f"{_IN_AXES_MSG}, but got {in_axes}.")
+  _check_axes_spec(in_axes, "in_axes")
+  _check_axes_spec(out_axes, "out_axes")
+
+  @functools.wraps(fun)
+  def vmap_f(*args, **kwargs):
+    if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+      raise ValueError(f"{_IN_AXES_MSG}, but got len(in_axes)={len(in_axes)}, "
+                       f"len(args)={len(args)}")
+    if not args and not kwargs and axis_size is None:
+      raise ValueError("vmap wrapped function must be passed at least one argument containing "
+                       "an array or axis_size must be specified, got empty *args=() and "
+                       "**kwargs={}")
+    arg_leaves, arg_tree = pytree.flatten(args)
+    kw_leaves, kw_tree = pytree.flatten(kwargs)
+    axes = _prefix_leaves(in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args),
+                          args, "in_axes") + [0] * len(kw_leaves)
+    leaves = arg_leaves + kw_leaves
+    axes = [_normalize_in_axis(x, ax) for x, ax in zip(leaves, axes)]
+    size = _mapped_size(fun, args, kwargs, leaves, axes, axis_size)
+    trace = BatchTrace(core.current_trace(), axis_name, size, spmd_axis_name)
+    ins = [trace.wrap(x, ax) for x, ax in zip(leaves, axes)]
+    with _named(axis_name, size), core.set_current_trace(trace):
+      out = fun(*pytree.unflatten(arg_tree, ins[:len(arg_leaves)]),
+                **pytree.unflatten(kw_tree, ins[len(arg_leaves):]))
+    out_leaves, out_tree = pytree.flatten(out)
+    o_axes = _prefix_leaves(out_axes, out, "out_axes")
+    results = []
+    for x, ax in zip(out_leaves, o_axes):
+      val, d = trace.unpack(x)
+      if ax is None:
+        if d is not not_mapped:
+          raise ValueError(f"at vmap out_axes, got axis spec None but output was batched on "
+                           f"axis {d}")
+        results.append(val)
+        continue
+      ndim = len(core.get_aval(val).shape) + (d is not_mapped)
+      if not -ndim <= ax < ndim:
+        raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+      results.append(matchaxis(val, d, ax % ndim, size))
+    return pytree.unflatten(out_tree, results)
+
+  return vmap_f
