@@ -315,6 +315,160 @@ def _per_example(L):
     return Bench(stmt)
 
 
+@case("random_normal_10M_jit", target=1.1, has_numpy=False,
+      desc="jit(lambda k: random.normal(k, (10_000_000,))), cached call on a raw key")
+def _random_normal(L):
+    random = L.jax.random
+    f = L.jax.jit(lambda k: random.normal(k, (10_000_000,)))
+    key = random.PRNGKey(0)
+    return Bench(lambda: f(key).block_until_ready())
+
+
+@case("random_split_latency", target=1.1, has_numpy=False,
+      desc="random.split(key) eagerly on a raw key")
+def _random_split(L):
+    random = L.jax.random
+    key = random.PRNGKey(0)
+    return Bench(lambda: random.split(key).block_until_ready())
+
+
+@case("random_fold_in_latency", target=1.1, has_numpy=False,
+      desc="random.fold_in(key, 7) eagerly on a raw key")
+def _random_fold_in(L):
+    random = L.jax.random
+    key = random.PRNGKey(0)
+    return Bench(lambda: random.fold_in(key, 7).block_until_ready())
+
+
+def _rnn(L, hidden=64, steps=1000):
+    """A tanh RNN cell scanned over ``steps`` inputs: the function and its arguments."""
+    jax, jnp = L.jax, L.jnp
+    rng = np.random.RandomState(0)
+    w = jnp.asarray(rng.randn(hidden, hidden).astype(np.float32) / np.sqrt(hidden))
+    u = jnp.asarray(rng.randn(hidden, hidden).astype(np.float32) / np.sqrt(hidden))
+    b = jnp.zeros((hidden,), jnp.float32)
+    xs = jnp.asarray(rng.randn(steps, hidden).astype(np.float32))
+    h0 = jnp.zeros((hidden,), jnp.float32)
+
+    def rnn(h0, xs, w, u, b, scale=1.0):
+        def cell(h, x):
+            h = jnp.tanh(jnp.dot(h, w) + jnp.dot(x, u) * scale + b)
+            return h, h
+        return jax.lax.scan(cell, h0, xs)
+
+    return rnn, (h0, xs, w, u, b)
+
+
+@case("scan_rnn_1000_steps", target=1.1, has_numpy=False,
+      desc="jitted lax.scan of a tanh RNN cell (hidden 64) over 1,000 steps, all states out")
+def _scan_rnn(L):
+    rnn, args = _rnn(L)
+    f = L.jax.jit(rnn)
+    return Bench(lambda: block_tree(f(*args)))
+
+
+@case("fori_loop_10000_updates", target=1.1, has_numpy=False,
+      desc="jitted lax.fori_loop of 10,000 updates x = 0.99 * x + 0.01 * sin(x + i) on f32[16]")
+def _fori_updates(L):
+    jax, jnp = L.jax, L.jnp
+    f = jax.jit(lambda x: jax.lax.fori_loop(
+        0, 10000, lambda i, x: x * 0.99 + 0.01 * jnp.sin(x + i), x))
+    x = jnp.ones((16,), jnp.float32)
+    return Bench(lambda: f(x).block_until_ready())
+
+
+@case("scan_compile_time", target=1.0, has_numpy=False,
+      desc="jit(rnn).lower(...).compile() of a fresh scan RNN function (a new constant each "
+           "time, so no cache can serve it): trace + lower + compile")
+def _scan_compile(L):
+    rnn, args = _rnn(L)
+    count = [0]
+
+    def stmt():
+        count[0] += 1
+        scale = 1.0 + count[0] * 1e-6
+        return L.jax.jit(lambda *a: rnn(*a, scale=scale)).lower(*args).compile()
+
+    return Bench(stmt, max_number=1)
+
+
+@case("cnn_layer_grad_jit", target=1.1, has_numpy=False,
+      desc="jit(grad) of conv 3x3 SAME (NHWC 16x28x28x16 -> 32) + relu + 2x2 max pool, cached call")
+def _cnn_layer_grad(L):
+    jax, jnp, lax = L.jax, L.jnp, L.jax.lax
+    rng = np.random.RandomState(0)
+    x = jnp.asarray(rng.randn(16, 28, 28, 16).astype(np.float32))
+    w = jnp.asarray(rng.randn(3, 3, 16, 32).astype(np.float32) / 12)
+
+    def loss(w, x):
+        y = lax.conv_general_dilated(x, w, (1, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        y = lax.reduce_window(jnp.maximum(y, 0.), -jnp.inf, lax.max, (1, 2, 2, 1),
+                              (1, 2, 2, 1), "VALID")
+        return jnp.sum(y ** 2)
+
+    f = jax.jit(jax.grad(loss))
+    return Bench(lambda: f(w, x).block_until_ready())
+
+
+@case("convolve_1d_eager", target=1.1, has_numpy=True,
+      desc="jnp.convolve of 1,000 by 31 floats ('same'), eager call")
+def _convolve_1d(L):
+    jnp = L.jnp
+    rng = np.random.RandomState(0)
+    a = jnp.asarray(rng.randn(1000).astype(np.float32))
+    v = jnp.asarray(rng.randn(31).astype(np.float32))
+    if L.is_numpy:
+        return Bench(lambda: jnp.convolve(a, v, "same"))
+    return Bench(lambda: jnp.convolve(a, v, "same").block_until_ready())
+
+
+def _spd(n):
+    a = np.random.RandomState(0).randn(n, n).astype(np.float32)
+    return a @ a.T + n * np.eye(n, dtype=np.float32)
+
+
+@case("linalg_solve_256_eager", target=1.1, has_numpy=True,
+      desc="jnp.linalg.solve of a 256x256 system with 8 right-hand sides, eager call")
+def _linalg_solve(L):
+    jnp = L.jnp
+    a, b = jnp.asarray(_spd(256)), jnp.asarray(np.ones((256, 8), np.float32))
+    if L.is_numpy:
+        return Bench(lambda: jnp.linalg.solve(a, b))
+    return Bench(lambda: jnp.linalg.solve(a, b).block_until_ready())
+
+
+@case("linalg_cholesky_grad_jit", target=1.1, has_numpy=False,
+      desc="jit(grad(sum of cholesky(x) squared)) on a 128x128 SPD matrix, cached call")
+def _cholesky_grad(L):
+    jax, jnp = L.jax, L.jnp
+    x = jnp.asarray(_spd(128))
+    f = jax.jit(jax.grad(lambda x: jnp.sum(jnp.linalg.cholesky(x) ** 2)))
+    return Bench(lambda: f(x).block_until_ready())
+
+
+@case("linalg_svd_batch_jit", target=1.1, has_numpy=True,
+      desc="jit(jnp.linalg.svd) of 64 batched 32x32 matrices, cached call")
+def _svd_batch(L):
+    jax, jnp = L.jax, L.jnp
+    x = jnp.asarray(np.random.RandomState(0).randn(64, 32, 32).astype(np.float32))
+    if L.is_numpy:
+        return Bench(lambda: jnp.linalg.svd(x))
+    f = jax.jit(jnp.linalg.svd)
+    return Bench(lambda: block_tree(f(x)))
+
+
+@case("fft_rfft2_jit", target=1.1, has_numpy=True,
+      desc="jit(jnp.fft.rfft2) of a 512x512 float32 image, cached call")
+def _rfft2(L):
+    jax, jnp = L.jax, L.jnp
+    x = jnp.asarray(np.random.RandomState(0).randn(512, 512).astype(np.float32))
+    if L.is_numpy:
+        return Bench(lambda: jnp.fft.rfft2(x))
+    f = jax.jit(jnp.fft.rfft2)
+    return Bench(lambda: f(x).block_until_ready())
+
+
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from ember.transforms.jacobians import jacfwd, jacrev, jacobian, hessian  # noqa
 from ember.transforms.batching import vmap  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
 from ember import typing, flatten_util, ops, test_util  # noqa: E402,F401
+from ember import random  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape  # noqa: E402
 
@@ -35,5 +36,5 @@ __all__ = [
     "config", "enable_x64", "Array", "ShapeDtypeStruct", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
     "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
-    "errors", "lax", "numpy", "tree", "tree_util",
+    "errors", "lax", "numpy", "random", "tree", "tree_util",
 ]

@@ -210,3 +210,16 @@ def test_jvp_has_aux_returns_plain_values():
   y, t, aux = ember.jvp(lambda x: (jnp.sin(x), {"sq": x * x}), (1.0,), (1.0,), has_aux=True)
   np.testing.assert_allclose([float(y), float(t)], [np.sin(1.0), np.cos(1.0)], rtol=1e-6)
   assert type(aux["sq"]).__name__ == "ArrayImpl" and float(aux["sq"]) == 1.0
+
+
+def test_grad_through_nested_jit_with_partly_known_inputs():
+  """The inner jit's known inputs (a closed-over constant) stay known: its primal part is split
+  off, so the transposed program has one linear operand per mul."""
+  inner = ember.jit(lambda x, c: jnp.sin(x) * c)
+  outer = ember.jit(lambda x: inner(x, jnp.array([1.0, 2.0, 3.0])))
+  x = np.arange(1.0, 4.0, dtype=np.float32)
+  g = ember.grad(lambda v: jnp.sum(outer(v) ** 2))(x)
+  np.testing.assert_allclose(np.asarray(g), 2 * np.sin(x) * np.cos(x) * [1.0, 4.0, 9.0],
+                             rtol=1e-5)
+  g = ember.grad(ember.jit(lambda v: jnp.max(ember.jit(jnp.sin)(v))))(jnp.arange(3.0))
+  np.testing.assert_allclose(np.asarray(g), [0.0, 0.0, np.cos(2.0)], rtol=1e-6)

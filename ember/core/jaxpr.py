@@ -205,8 +205,9 @@ def pp_param_value(value, names: _Names):
   if isinstance(value, enum.Enum):
     return pp.text(f"{type(value).__name__}.{value.name}")
   if isinstance(value, tuple) and value and all(isinstance(v, (ClosedJaxpr, Jaxpr)) for v in value):
-    return pp.concat(pp.text("("), pp.join(pp.text(" "), [pp_param_value(v, names) for v in value]),
-                     pp.text(")"))
+    items = [pp_param_value(v, names) for v in value]  # one per line unless all fit (cond)
+    inner = pp.nest(2, pp.concat(pp.brk(""), pp.join(pp.brk(), items)))
+    return pp.group(pp.concat(pp.text("("), inner, pp.brk(""), pp.text(")")))
   if callable(value) and hasattr(value, "__name__"):
     return pp.text(value.__name__)
   return pp.text(str(value))

@@ -5,3 +5,8 @@ from ember.lax.structural import *  # noqa: F401,F403
 from ember.lax.reductions import *  # noqa: F401,F403
 from ember.lax.parallel import *  # noqa: F401,F403
 from ember.transforms.custom import stop_gradient  # noqa: F401,E402
+from ember.lax.convolution import *  # noqa: F401,F403,E402
+from ember.lax import linalg  # noqa: F401,E402
+from ember.lax.fourier import *  # noqa: F401,F403,E402
+from ember.lax.windowed import *  # noqa: F401,F403,E402
+from ember.lax.control_flow import *  # noqa: F401,F403,E402

@@ -17,3 +17,5 @@ from ember.numpy.misc import *  # noqa: F401,F403
 from ember.numpy.counting import *  # noqa: F401,F403
 from ember.numpy.indexing import *  # noqa: F401,F403
 from ember.numpy import array_methods as _array_methods  # noqa: F401  (installs x.sum(), x + y...)
+from ember.numpy import fft  # noqa: F401,E402
+from ember.numpy import linalg  # noqa: F401,E402

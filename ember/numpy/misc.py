@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 
@@ -28,9 +29,8 @@ from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array,
 from ember.numpy import _util
 from ember.numpy.joining import concatenate
 from ember.numpy.searching import _int_array, _where_jit
-from ember.numpy.shape_ops import (_broadcast_to, _dtype, _flip_jit, _is_array, _ndim, _shape,
+from ember.numpy.shape_ops import (_broadcast_to, _dtype, _is_array, _ndim, _shape,
                                    _slice_axis, _wrap, ravel)
-from ember.numpy.taking import take
 from ember.transforms.jit import jit as _jit
 
 __all__ = [
@@ -49,80 +49,85 @@ def _isnan(x):
 
 # --- convolution ------------------------------------------------------------------------------
 
-def _conv_1d(a, v, mode: str, op: str, precision, preferred_element_type):
-  check_arraylike(op, a, v)
+def _conv(a, v, *, mode, op, precision, preferred_element_type):
+  """One ``conv_general_dilated`` of 1-D arrays, as JAX builds it: the shorter operand is the
+  kernel (flipped for a convolution, conjugated for a correlation, whose output then runs
+  backwards when the operands were swapped). Traced into one jit with no jit inside (JAX
+  nests ``jit(convolve)``, ``jit(_conv)`` and ``jit(_flip)``): reverse mode cannot yet split
+  a nested jit whose inputs are partly known."""
   if _ndim(a) != 1 or _ndim(v) != 1:
     raise ValueError(f"{op}() only support 1-dimensional inputs.")
-  if _shape(a)[0] == 0 or _shape(v)[0] == 0:
-    raise ValueError(f"{op}: inputs cannot be empty, got shapes {_shape(a)} and "
-                     f"{_shape(v)}.")
-  if mode not in ("full", "same", "valid"):
-    raise ValueError("mode must be one of ['full', 'same', 'valid']")
-  pet = None if preferred_element_type is None else \
-      dtypes.check_and_canonicalize_user_dtype(preferred_element_type, op)
-  if pet is not None:
-    in_dt = dtypes.to_inexact_dtype(dtypes.result_type(a, v))
-    if dtypes.promote_types(pet, in_dt) != pet:
-      raise TypeError("`preferred_element_type` must not be narrower than the original type.")
-  return _conv_jit(a, v, mode=mode, op=op, precision=precision, preferred_element_type=pet)
-
-
-def _sliding_dot(a, v, mode: str, precision, dt):
-  """``out[k] = sum_n a_padded[n + k] * v[n]`` for 1-D ``a`` at least as long as ``v``."""
-  n, m = _shape(a)[0], _shape(v)[0]
-  if mode == "valid":
-    lo, hi = 0, 0
-  elif mode == "same":
-    lo, hi = m // 2, m - m // 2 - 1
+  if preferred_element_type is None:
+    a, v = promote_dtypes_inexact(a, v)
   else:
-    lo, hi = m - 1, m - 1
-  if lo or hi:
-    a = lax.pad(a, np.zeros((), _dtype(a)), ((lo, hi, 0),))
-  length = n + lo + hi - m + 1
-  windows = np.arange(length)[:, None] + np.arange(m)[None, :]
-  w = take(a, np.asarray(windows, np.int32), mode="clip")
-  return lax.dot_general(w, v, (((1,), (0,)), ((), ())), precision=precision,
-                         preferred_element_type=dt)
-
-
-def _conv(a, v, *, mode, op, precision, preferred_element_type):
-  a, v = promote_dtypes_inexact(a, v)
-  dt = _dtype(a) if preferred_element_type is None else preferred_element_type
-  cplx = dtypes.is_complex(_dtype(a))
+    a, v = promote_dtypes(a, v)
+  if _shape(a)[0] == 0 or _shape(v)[0] == 0:
+    raise ValueError(f"{op}: inputs cannot be empty, got shapes {_shape(a)} and {_shape(v)}.")
+  swapped = _shape(a)[0] < _shape(v)[0]
+  if op == "correlate":
+    v = lax.conj(v) if dtypes.is_complex(_dtype(v)) else v
+  if swapped:
+    a, v = v, a
   if op == "convolve":
-    if _shape(a)[0] < _shape(v)[0]:
-      a, v = v, a
-    return _sliding_dot(a, _flip_jit(v, axes=(0,)), mode, precision, dt)
-  if _shape(a)[0] >= _shape(v)[0]:
-    return _sliding_dot(a, lax.conj(v) if cplx else v, mode, precision, dt)
-  # correlate(a, v)[k] == conj(correlate(v, a)[-k])
-  out = _flip_jit(_sliding_dot(v, lax.conj(a) if cplx else a, mode, precision, dt), axes=(0,))
-  return lax.conj(out) if cplx else out
+    v = lax.rev(v, (0,))
+  m = _shape(v)[0]
+  pads = {"valid": (0, 0), "same": (m // 2, m - m // 2 - 1), "full": (m - 1, m - 1)}
+  if mode not in pads:
+    raise ValueError("mode must be one of ['full', 'same', 'valid']")
+  out = lax.conv_general_dilated(
+      lax.broadcast_in_dim(a, (1, 1) + _shape(a), (2,)),
+      lax.broadcast_in_dim(v, (1, 1) + _shape(v), (2,)), (1,), [pads[mode]],
+      precision=precision, preferred_element_type=preferred_element_type)
+  out = lax.squeeze(out, (0, 1))
+  return lax.rev(out, (0,)) if swapped and op == "correlate" else out
 
 
-_conv_jit = _jit(_conv, static_argnames=("mode", "op", "precision", "preferred_element_type"))
+@functools.lru_cache(maxsize=256)
+def _conv_jit(op: str, mode: str, precision, preferred_element_type):
+  """The jitted 1-D convolution of one configuration: its arguments are all arrays, so cached
+  calls take jit's C++ fast path (static arguments would take the slower Python one)."""
+  def conv(a, v):
+    return _conv(a, v, mode=mode, op=op, precision=precision,
+                 preferred_element_type=preferred_element_type)
+  conv.__name__ = conv.__qualname__ = op
+  return _jit(conv)
+
+
+def _conv_1d(op: str, a, v, mode, precision, preferred_element_type):
+  check_arraylike(op, a, v)
+  if isinstance(precision, list):
+    precision = tuple(precision)
+  return _conv_jit(op, mode, precision, preferred_element_type)(a, v)
 
 
 def convolve(a, v, mode: str = "full", *, precision=None, preferred_element_type=None):
-  """Discrete linear convolution of two 1-D arrays (``mode``: 'full', 'same' or 'valid').
+  """Discrete linear convolution of two 1-D arrays: ``c[k] = sum_j a[k - j] v[j]``.
+
+  ``mode`` is 'full' (every overlap), 'same' (as long as the longer input, centered) or
+  'valid' (full overlaps only). Inputs are promoted to an inexact dtype unless
+  ``preferred_element_type`` is given (then they are promoted together and accumulated in
+  that dtype). Computed by one ``lax.conv_general_dilated``, as in JAX.
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.convolve(jnp.array([1, 2, 1]), jnp.ones(10))
       Array([1., 3., 4., 4., 4., 4., 4., 4., 4., 4., 3., 1.], dtype=float32)
   """
-  return _conv_1d(a, v, mode, "convolve", precision, preferred_element_type)
+  return _conv_1d("convolve", a, v, mode, precision, preferred_element_type)
 
 
 def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_type=None):
   """Cross-correlation of two 1-D arrays: ``c[k] = sum_n a[n + k] * conj(v[n])``.
+
+  Modes and dtypes as in ``convolve`` (the default mode is 'valid'). When ``a`` is shorter
+  than ``v``, the result is ``correlate(conj(v), a)`` reversed, as JAX computes it.
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.correlate(jnp.array([1., 2., 3.]), jnp.array([0., 1.]))
       Array([2., 3.], dtype=float32)
   """
-  return _conv_1d(a, v, mode, "correlate", precision, preferred_element_type)
+  return _conv_1d("correlate", a, v, mode, precision, preferred_element_type)
 
 
 # --- closeness and equality -------------------------------------------------------------------

@@ -274,36 +274,37 @@ def piecewise(x, condlist, funclist, *args, **kw):
   """Evaluate ``funclist[i]`` (a function or a constant) where ``condlist[i]`` holds; one
   extra function gives the value where no condition holds (later conditions win).
 
+  As in JAX, each function is applied to one element at a time: a ``lax.switch`` on the
+  index of the winning condition, vmapped over the elements.
+
   Example:
       >>> import ember.numpy as jnp
       >>> x = jnp.arange(4.0)
       >>> jnp.piecewise(x, [x < 2], [lambda v: v * 10, lambda v: -v])
       Array([ 0., 10., -2., -3.], dtype=float32)
   """
+  from ember.numpy.creation import asarray, zeros_like
+  from ember.numpy.joining import concatenate
+  from ember.numpy.reductions import argmax, cumsum
+  from ember.transforms.batching import vmap
   check_arraylike("piecewise", x)
   x = _wrap(x)
   if (_is_array(condlist) or isinstance(condlist, np.ndarray)) and _ndim(condlist) == 0:
     condlist = [condlist]
-  condlist = list(condlist)  # an array's first axis indexes the conditions, as in JAX
-  funclist = list(funclist)
-  nc, nf = len(condlist), len(funclist)
+  nc, nf = len(condlist), len(funclist)  # an array's first axis indexes the conditions
   if nf == nc + 1:
-    other = funclist[-1]
-    funclist = funclist[:-1]
+    funclist = list(funclist[-1:]) + list(funclist[:-1])
   elif nf == nc:
-    other = 0
+    funclist = [0] + list(funclist)
   else:
-    raise ValueError(f"with {nc} condition(s), either {nc} or {nc + 1} functions are expected")
+    raise ValueError(f"with {nc} condition(s), either {nc} or {nc + 1} functions are "
+                     f"expected; got {nf}")
+  conds = asarray(condlist, dtype=bool)
+  index = argmax(cumsum(concatenate([zeros_like(conds[:1]), conds], 0), 0), 0)
   dt = _dtype(x)
-  shp = _shape(x)
-
-  def value(f):
-    v = f(x, *args, **kw) if callable(f) else f
-    return _broadcast_to(lax.convert_element_type(v, dt), shp)
-
-  out = value(other)
-  for cond, f in zip(condlist, funclist):
-    c = _broadcast_to(cond if dtypes.is_bool(_dtype(cond)) else
-                      lax.ne(cond, np.zeros((), _dtype(cond))), shp)
-    out = lax.select(c, value(f), out)
-  return out
+  branches = [(lambda v, f=f: asarray(f(v, *args, **kw)).astype(dt)) if callable(f) else
+              (lambda v, f=f: asarray(f, dtype=dt)) for f in funclist]
+  shp = _util.broadcast_shapes(_shape(index), _shape(x))
+  flat = vmap(lambda i, v: lax.switch(i, branches, v))(ravel(_broadcast_to(index, shp)),
+                                                       ravel(_broadcast_to(x, shp)))
+  return reshape(flat, shp)

@@ -363,14 +363,14 @@ def _remat_jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy)
 def _remat_partial_eval(trace, args, params):
   """Known outputs are computed now; unknown ones are staged with every input, so the backward
   pass recomputes the primal intermediates instead of keeping them as residuals."""
-  from ember.transforms.jit_rules import partial_eval_jaxpr, _cached
+  from ember.transforms.jit_rules import partial_eval_jaxpr
   jaxpr = params["jaxpr"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, _, out_unknown, res_spec = _cached(("remat-pe", jaxpr, unknowns),
-                                     lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  known, _, out_unknown, _ = partial_eval_jaxpr(jaxpr, unknowns, [False] * len(jaxpr.out_avals))
+  known, known_consts = hoist_consts(known)
   with core.set_current_trace(trace.parent):
-    known_outs = remat_p.bind(*[x for x, u in zip(args, unknowns) if not u], jaxpr=known,
-                              **{k: v for k, v in params.items() if k != "jaxpr"})
+    known_outs = remat_p.bind(*known_consts, *[x for x, u in zip(args, unknowns) if not u],
+                              jaxpr=known, **{k: v for k, v in params.items() if k != "jaxpr"})
   staged = trace.stage(remat_p, list(args), params)
   k_iter = iter(known_outs)  # the computed residuals at the end of known_outs go unused here
   return [s if u else next(k_iter) for s, u in zip(staged, out_unknown)]

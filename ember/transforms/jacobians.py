@@ -99,7 +99,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
 
     outs = vmap(pushfwd, out_axes=(None, -1, None) if has_aux else (None, -1))(
         *_std_basis(in_avals))
-    y, jac = outs[0], outs[1]
+    jac = outs[1]
     jac = pytree.tree_map(lambda j: pytree.unflatten(in_tree, _split_axis(j, -1, in_avals)),
                           jac)
     jac = _finish(jac, seq)

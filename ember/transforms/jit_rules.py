@@ -5,17 +5,17 @@ Each transforms the inner jaxpr (once per jaxpr and pattern, cached) and binds `
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend.compile import LRUCache
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
 from ember.transforms.jit import jit_p, hoist_consts
 from ember.transforms.batching import batch_jaxpr
 from ember.transforms.jvp import jvp_flat
-from ember.transforms.linearize import backward_pass
+from ember.transforms.linearize import LinearizeTrace, backward_pass
 from ember.transforms.staging import trace_to_jaxpr
 
 __all__ = []
@@ -66,52 +66,75 @@ def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
 
 # --- partial evaluation ------------------------------------------------------------------------
 
-def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]):
-  """Split a const-free jaxpr into a known part (known inputs -> known outputs + residuals) and
-  an unknown part (residuals + unknown inputs -> unknown outputs)."""
-  j = closed.jaxpr
-  unknown = {id(v) for v, u in zip(j.invars, unknowns) if u}
-  known_eqns, unknown_eqns = [], []
-  for eqn in j.eqns:
-    if any(isinstance(v, Var) and id(v) in unknown for v in eqn.invars):
-      unknown_eqns.append(eqn)
-      unknown.update(id(v) for v in eqn.outvars)
-    else:
-      known_eqns.append(eqn)
-  is_unknown = lambda v: isinstance(v, Var) and id(v) in unknown
-  residuals, seen = [], set()
-  for eqn in unknown_eqns:
-    for v in eqn.invars:
-      if isinstance(v, Var) and not is_unknown(v) and id(v) not in seen:
-        seen.add(id(v))
-        residuals.append(v)
-  out_unknown = [is_unknown(v) for v in j.outvars]
-  known_in = [v for v, u in zip(j.invars, unknowns) if not u]
-  unknown_in = [v for v, u in zip(j.invars, unknowns) if u]
-  known_out = [v for v, u in zip(j.outvars, out_unknown) if not u]
-  unknown_out = [v for v, u in zip(j.outvars, out_unknown) if u]
-  # Residuals that are known inputs are passed through by the caller, not returned.
-  in_pos = {id(v): i for i, v in enumerate(known_in)}
-  computed = [v for v in residuals if id(v) not in in_pos]
-  res_spec = tuple(("in", in_pos[id(v)]) if id(v) in in_pos else ("out", computed.index(v))
-                   for v in residuals)
-  known = Jaxpr([], known_in, known_out + computed, known_eqns)
-  unknown_j = Jaxpr([], residuals + unknown_in, unknown_out, unknown_eqns)
-  return ClosedJaxpr(known, []), ClosedJaxpr(unknown_j, []), out_unknown, res_spec
+class PartialEval(NamedTuple):
+  known: ClosedJaxpr      # known inputs -> known outputs + computed residuals (may have consts)
+  unknown: ClosedJaxpr    # residuals + unknown inputs -> unknown outputs (const-free)
+  out_unknown: list
+  residuals: list         # per residual: ("in", i) the jaxpr's input i, or ("out", k)
+
+
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
+                       instantiate_out: Sequence[bool], forward: Sequence[bool] | None = None
+                       ) -> PartialEval:
+  """Split a const-free jaxpr by which inputs are unknown (cached).
+
+  The jaxpr is evaluated under a ``LinearizeTrace`` whose parent records the known part, so
+  primitives carrying jaxprs (cond, scan, jit, checkpoint...) split themselves by their own
+  ``partial_eval`` rules. Outputs in ``instantiate_out`` are unknown even when known. A known
+  input the unknown part needs is passed to it directly (``("in", i)``) when ``forward[i]``
+  (default: all); otherwise the known part returns it (a scan's carry must be stacked).
+  """
+  key = ("pe", closed, tuple(unknowns), tuple(instantiate_out),
+         None if forward is None else tuple(forward))
+  return _cached(key, lambda: _partial_eval(closed, unknowns, instantiate_out, forward))
+
+
+def _partial_eval(closed, unknowns, instantiate_out, forward):
+  in_avals = closed.in_avals
+  known_pos = [i for i, u in enumerate(unknowns) if not u]
+  box = []
+
+  def known_fun(*known_ins):
+    lin = LinearizeTrace(core.current_trace())
+    try:
+      it = iter(known_ins)
+      ins = [lin.new_arg(a) if u else next(it) for a, u in zip(in_avals, unknowns)]
+      with core.set_current_trace(lin):
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+      out_unknown = [lin.is_unknown(o) or bool(inst) for o, inst in zip(outs, instantiate_out)]
+      unknown = lin.to_jaxpr([o for o, u in zip(outs, out_unknown) if u])
+    finally:
+      lin.alive = False
+    position = {id(x): i for i, x in zip(known_pos, known_ins)}
+    spec, computed = [], []
+    for c in unknown.consts:  # the residuals
+      i = position.get(id(c))
+      if i is not None and (forward is None or forward[i]):
+        spec.append(("in", i))
+      else:
+        spec.append(("out", len(computed)))
+        computed.append(c)
+    box.append((hoist_consts(unknown)[0], out_unknown, spec))
+    return [o for o, u in zip(outs, out_unknown) if not u] + computed
+
+  known, _ = trace_to_jaxpr(known_fun, [in_avals[i] for i in known_pos])
+  unknown, out_unknown, spec = box[0]
+  return PartialEval(known, unknown, out_unknown, spec)
 
 
 def _jit_partial_eval(trace, args, params):
   jaxpr, name = params["jaxpr"], params["name"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, unknown, out_unknown, res_spec = _cached(("pe", jaxpr, unknowns),
-                                                  lambda: partial_eval_jaxpr(jaxpr, unknowns))
+  known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, unknowns,
+                                                             [False] * len(jaxpr.out_avals))
+  known, known_consts = hoist_consts(known)
   known_args = [x for x, u in zip(args, unknowns) if not u]
   with core.set_current_trace(trace.parent):
-    known_outs = jit_p.bind(*known_args, jaxpr=known, name=name)
+    known_outs = jit_p.bind(*known_consts, *known_args, jaxpr=known, name=name)
   n_computed = sum(kind == "out" for kind, _ in res_spec)
   n_known = len(known_outs) - n_computed
   computed = known_outs[n_known:]
-  residuals = [known_args[i] if kind == "in" else computed[i] for kind, i in res_spec]
+  residuals = [args[i] if kind == "in" else computed[i] for kind, i in res_spec]
   staged = trace.stage(jit_p, [*residuals, *[x for x, u in zip(args, unknowns) if u]],
                        {"jaxpr": unknown, "name": name})
   k_iter, u_iter = iter(known_outs[:n_known]), iter(staged)

@@ -1,0 +1,376 @@
+"""What the control-flow primitives share: tracing the user's functions, JAX's type checks and
+messages, and the jaxpr transformations behind their rules.
+
+Each primitive (``cond``, ``while``, ``scan``) carries closed jaxprs without consts as
+parameters: the values a user's function closes over become leading operands (so closing over
+an outer transform's tracers works). The rules transform those jaxprs the same few ways, written
+once here:
+
+- ``jvp_jaxpr``: (primals, nonzero tangents) -> (primals, tangents), with a chosen set of output
+  tangents instantiated, reporting which output tangents are nonzero;
+- ``partial_eval_jaxpr``: split into a known part (known inputs -> known outputs + residuals) and
+  an unknown part (residuals + unknown inputs -> unknown outputs), with outputs forced unknown;
+- ``fixed_point``: the loops' carries (nonzero tangent, unknown, batched) are found by iterating
+  the body's rule until nothing changes.
+
+Derived jaxprs are cached on (jaxpr, pattern), so eager calls reuse their executables.
+"""
+from __future__ import annotations
+
+import inspect
+import weakref
+from typing import Callable, Sequence
+
+from ember import dtypes, pytree
+from ember.config import config
+from ember.core import trace as core
+from ember.core.aval import ShapedArray
+from ember.core.eval import eval_jaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var
+from ember.backend.compile import LRUCache
+from ember.transforms.ad_util import Zero, float0, instantiate, tangent_aval
+from ember.transforms.jit import hoist_consts
+from ember.transforms.jit_rules import PartialEval, partial_eval_jaxpr  # noqa: F401 (re-exported)
+from ember.transforms.jvp import jvp_flat
+from ember.transforms.staging import DebugInfo, trace_to_jaxpr
+
+__all__ = ["Traced", "trace_fun", "operand_avals", "join_consts", "check_carry",
+           "check_branch_outputs", "promote_weak_inits", "cached", "trace_flat", "permute",
+           "jvp_jaxpr", "PartialEval", "partial_eval_jaxpr", "fixed_point", "split", "aval_str"]
+
+
+def split(xs: Sequence, *sizes: int) -> list[list]:
+  """``xs`` cut into consecutive pieces of ``sizes``, plus the rest."""
+  out, start = [], 0
+  for n in sizes:
+    out.append(list(xs[start:start + n]))
+    start += n
+  out.append(list(xs[start:]))
+  return out
+
+
+def aval_str(aval: ShapedArray) -> str:
+  """How JAX's messages print a type: ``float32[3]``, ``~float32[]`` when weakly typed."""
+  return ("~" if aval.weak_type else "") + aval.str_short(short_dtypes=False)
+
+
+# --- tracing the user's functions ---------------------------------------------------------------
+
+class Traced:
+  """A user function traced for a primitive: a const-free jaxpr whose leading invars stand for
+  ``consts`` (what the function closes over), and the function's output tree."""
+  __slots__ = ("jaxpr", "consts", "out_tree", "cached", "__weakref__")
+
+  def __init__(self, jaxpr: ClosedJaxpr, consts: list, out_tree):
+    self.jaxpr, self.consts, self.out_tree = jaxpr, consts, out_tree
+    self.cached = False  # kept for later calls (then derived jaxprs may be cached too)
+
+  @property
+  def out_avals(self) -> list[ShapedArray]:
+    return self.jaxpr.out_avals
+
+
+# Per function (weakly held, as JAX does): its traces by input types. A function called again
+# with the same types reuses its jaxpr, so eager calls reuse the compiled program; like JAX, a
+# changed global it reads is not seen (functions must be pure).
+_traces: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def trace_fun(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: str, *,
+              owner=None, tag=None) -> Traced:
+  """Trace ``fun(*unflatten(in_tree, args))`` at ``in_avals`` for the primitive ``what``.
+
+  ``owner``/``tag`` name the cache entry when ``fun`` is a fresh wrapper of a user function
+  (``fori_loop``'s body), so repeated calls still share one trace.
+  """
+  key = (tag, in_tree, tuple(in_avals), what, config.jax_enable_x64, core.axis_env())
+  try:
+    per_fun = _traces.get(fun if owner is None else owner)
+    hit = None if per_fun is None else per_fun.get(key)
+  except TypeError:  # not weakly referenceable or not hashable: trace every time
+    per_fun = hit = False
+  if hit:
+    return hit
+  out_tree_box = []
+
+  def flat(*xs):
+    leaves, tree = pytree.flatten(fun(*pytree.unflatten(in_tree, xs)))
+    _check_jax_types(fun, what, leaves, tree)
+    out_tree_box.append(tree)
+    return leaves
+
+  closed, _ = trace_to_jaxpr(flat, in_avals, DebugInfo(what, fun))
+  closed.jaxpr.debug_info = None  # the cache must not keep the function alive
+  traced = Traced(*hoist_consts(closed), out_tree_box[0])
+  if per_fun is not False and not any(isinstance(c, core.Tracer) for c in traced.consts):
+    if per_fun is None:
+      per_fun = _traces[fun if owner is None else owner] = {}
+    if len(per_fun) > 32:
+      per_fun.clear()
+    per_fun[key] = traced
+    traced.cached = True
+  return traced
+
+
+def _check_jax_types(fun, what: str, leaves, tree) -> None:
+  for i, x in enumerate(leaves):
+    try:
+      core.get_aval(x)
+    except TypeError:
+      path = pytree.keystr(pytree.tree_flatten_with_path(tree.unflatten(range(len(leaves))))
+                           [0][i][0])
+      where = f" at output component {path}" if path else ""
+      raise TypeError(f"function {DebugInfo(what, fun).func_src} traced for {what} returned a "
+                      f"value of type {type(x)}{where}, which is not a valid JAX type") from None
+
+
+def operand_avals(leaves: Sequence) -> list[ShapedArray]:
+  """The avals of a primitive's operands, with JAX's error for values that are not arrays."""
+  avals = []
+  for x in leaves:
+    try:
+      avals.append(core.get_aval(x))
+    except TypeError:
+      raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type") from None
+  return avals
+
+
+_joins = LRUCache(256)
+
+
+def join_consts(traced: Sequence[Traced]) -> tuple[list[ClosedJaxpr], list]:
+  """Jaxprs (one per branch) that all take every branch's consts (each distinct value once)
+  before their own operands; returns them and the consts."""
+  key = tuple(traced)
+  hit = _joins.get(key)
+  if hit is not None:
+    return hit
+  consts, index = [], {}
+  for t in traced:
+    for c in t.consts:
+      if id(c) not in index:
+        index[id(c)] = len(consts)
+        consts.append(c)
+  jaxprs = []
+  for t in traced:
+    j = t.jaxpr.jaxpr
+    own = dict(zip([index[id(c)] for c in t.consts], j.invars))
+    invars = [own[i] if i in own else Var(core.get_aval(c)) for i, c in enumerate(consts)]
+    jaxprs.append(ClosedJaxpr(Jaxpr([], invars + j.invars[len(t.consts):], j.outvars, j.eqns),
+                              []))
+  out = (jaxprs, consts)
+  if all(t.cached for t in traced):
+    _joins[key] = out
+  return out
+
+
+# --- JAX's checks and messages ------------------------------------------------------------------
+
+def _child_keys(spec) -> list[str]:
+  one = spec.one_level().unflatten([0] * spec.num_children)
+  return [pytree.keystr(p) for p, _ in pytree.tree_flatten_with_path(one)[0]]
+
+
+def _first_difference(t1, t2, path: str = ""):
+  """(path, kind) of the first node where two tree structures differ, or None."""
+  if t1 == t2:
+    return None
+  if t1.is_leaf() or t2.is_leaf() or t1.type is not t2.type:
+    return path, "type"
+  if t1.type in (tuple, list) and t1.num_children != t2.num_children:
+    return path, "length"
+  if t1.num_children != t2.num_children or t1.entries() != t2.entries():
+    return path, "metadata"
+  for key, c1, c2 in zip(_child_keys(t1), t1.children(), t2.children()):
+    d = _first_difference(c1, c2, path + key)
+    if d is not None:
+      return d
+  return path, "metadata"
+
+
+def _node_at(spec, path: str):
+  if not path:
+    return spec
+  for key, child in zip(_child_keys(spec), spec.children()):
+    if path.startswith(key):
+      return _node_at(child, path[len(key):])
+  raise AssertionError(path)
+
+
+def _structure_detail(t1, t2, name1: Callable, name2: Callable, leaf: str) -> str:
+  path, kind = _first_difference(t1, t2)
+  n1, n2 = _node_at(t1, path), _node_at(t2, path)
+  a, b = name1(path), name2(path)
+  if kind == "type":
+    d1 = leaf if n1.is_leaf() else f"a {n1.type}"
+    d2 = leaf if n2.is_leaf() else f"a {n2.type}"
+    return f"{a} is {d1} but {b} is {d2}, so their Python types differ"
+  if kind == "length":
+    name = n1.type.__name__
+    return (f"{a} is a {name} of length {n1.num_children} but {b} is a {name} of length "
+            f"{n2.num_children}, so the lengths do not match")
+  if n1.num_children != n2.num_children:
+    children = lambda n: f"{n} child" if n == 1 else f"{n} children"  # noqa: E731
+    keys = set(n1.entries()) ^ set(n2.entries())
+    return (f"{a} is a {n1.type} with {children(n1.num_children)} but {b} is a {n2.type} with "
+            f"{children(n2.num_children)}, so the numbers of children do not match, with the "
+            f"symmetric difference of key sets: {keys}")
+  return (f"{a} is a {n1.type} with pytree metadata {tuple(n1.entries())} but {b} is a "
+          f"{n2.type} with pytree metadata {tuple(n2.entries())}, so the pytree node metadata "
+          "does not match")
+
+
+def _type(aval: ShapedArray) -> str:
+  return aval.str_short(short_dtypes=False)
+
+
+def _mismatch(a: ShapedArray, b: ShapedArray) -> str:
+  reasons = []
+  if a.dtype != b.dtype:
+    reasons.append("the dtypes do not match")
+  if a.shape != b.shape:
+    reasons.append("the shapes do not match")
+  return ", and ".join(reasons)
+
+
+def _type_diffs(tree, avals1, avals2, sentence: Callable) -> str | None:
+  """JAX's list of leaves whose shapes or dtypes differ (weak types may differ), or None."""
+  paths = [pytree.keystr(p) for p, _ in
+           pytree.tree_flatten_with_path(tree.unflatten(range(len(avals1))))[0]]
+  diffs = [sentence(p, a, b) + f", so {_mismatch(a, b)}"
+           for p, a, b in zip(paths, avals1, avals2)
+           if (a.shape, a.dtype) != (b.shape, b.dtype)]
+  if not diffs:
+    return None
+  if len(diffs) == 1:
+    return diffs[0][0].upper() + diffs[0][1:] + "."
+  return ";\n".join(f"  * {d}" for d in diffs) + "."
+
+
+def _first_param(fun) -> str:
+  try:
+    params = list(inspect.signature(fun).parameters)
+  except (TypeError, ValueError):
+    params = []
+  return params[0] if params else "carry"
+
+
+def check_carry(what: str, fun, in_tree, in_avals, out_tree, out_avals) -> None:
+  """The body of ``what`` (scan, while_loop) must return a carry of its input's tree and types."""
+  name = _first_param(fun)
+  comp = lambda p: f"{name}" if not p else f"component {name}{p}"  # noqa: E731
+  if in_tree != out_tree:
+    detail = _structure_detail(in_tree, out_tree, lambda p: f"The input carry {comp(p)}",
+                               lambda p: "the corresponding component of the carry output",
+                               f"a {ShapedArray}")
+    raise TypeError(f"{what} body function carry input and carry output must have the same "
+                    f"pytree structure, but they differ:\n\n{detail}.\n\nRevise the function so "
+                    "that the carry output has the same pytree structure as the carry input.")
+  diffs = _type_diffs(in_tree, in_avals, out_avals, lambda p, a, b: (
+      f"the input carry {comp(p)} has type {_type(a)} but the corresponding output carry "
+      f"component has type {_type(b)}"))
+  if diffs:
+    raise TypeError(f"{what} body function carry input and carry output must have equal types, "
+                    f"but they differ:\n\n{diffs}\n\nRevise the function so that all output "
+                    "types match the corresponding input types.")
+
+
+def check_branch_outputs(what: str, funs, names, traced: Sequence[Traced]) -> None:
+  """Every branch must return the tree and types of the first (weak types may differ)."""
+  for f, n, t in zip(funs[1:], names[1:], traced[1:]):
+    _check_branch_pair(what, funs[0], names[0], traced[0], f, n, t)
+
+
+def _check_branch_pair(what, f0, n0, t0, f, n, t) -> None:
+  srcs = f"{n0} is {DebugInfo(what, f0).func_src}\n{n} is {DebugInfo(what, f).func_src}"
+  at = lambda p: f" at path {p}" if p else ""  # noqa: E731
+  if t0.out_tree != t.out_tree:
+    detail = _structure_detail(t0.out_tree, t.out_tree, lambda p: f"{n0} output{at(p)}",
+                               lambda p: f"{n} output{at(p)}", "a pytree leaf")
+    raise TypeError(f"{what} branch outputs must have the same pytree structure, but they "
+                    f"differ:\n\n{srcs}\n\n{detail}.\n\nRevise {n0} and/or {n} so that they "
+                    "have the same pytree structure.")
+  diffs = _type_diffs(t0.out_tree, t0.out_avals, t.out_avals, lambda p, a, b: (
+      f"the output of {n0}{at(p)} has type {_type(a)} but the corresponding output of {n} "
+      f"has type {_type(b)}"))
+  if diffs:
+    raise TypeError(f"{what} branches must have equal output types but they differ.\n\n{srcs}"
+                    f"\n\n{diffs}\n\nRevise {n0} and/or {n} so that all output types match.")
+
+
+def promote_weak_inits(vals: list, in_avals, out_avals) -> tuple[list, bool]:
+  """A weakly typed initial carry whose dtype differs from the body's output takes the promoted
+  dtype, as in JAX (``fori_loop(0, n, f, 0.)`` with a float16 body runs in float16)."""
+  from ember import lax
+  if len(vals) != len(out_avals):
+    return vals, False
+  out, changed = list(vals), False
+  for i, (x, a, b) in enumerate(zip(vals, in_avals, out_avals)):
+    if a.weak_type and (a.shape, a.dtype) != (b.shape, b.dtype):
+      out[i] = lax.convert_element_type(x, dtypes.result_type(a, b))
+      changed = True
+  return out, changed
+
+
+# --- jaxpr transformations for the rules -------------------------------------------------------
+
+_cache = LRUCache(1024)
+
+
+def cached(key, build: Callable):
+  out = _cache.get(key)
+  if out is None:
+    out = _cache[key] = build()
+  return out
+
+
+def trace_flat(fun: Callable, avals: Sequence[ShapedArray]) -> tuple[ClosedJaxpr, list]:
+  """``fun`` of flat arguments traced to a const-free jaxpr and the consts it needs first."""
+  closed, _ = trace_to_jaxpr(fun, list(avals))
+  return hoist_consts(closed)
+
+
+def permute(closed: ClosedJaxpr, in_order: Sequence[int], out_order: Sequence[int] | None = None
+            ) -> ClosedJaxpr:
+  """The same computation with its inputs (and outputs) in the given order."""
+  j = closed.jaxpr
+  outvars = j.outvars if out_order is None else [j.outvars[i] for i in out_order]
+  return ClosedJaxpr(Jaxpr([], [j.invars[i] for i in in_order], outvars, j.eqns), [])
+
+
+def fixed_point(flags: list[bool], step: Callable[[list[bool]], Sequence[bool]]) -> list[bool]:
+  """Grow ``flags`` (one per loop carry) by ``step``'s per-carry outputs until stable."""
+  while True:
+    new = [f or s for f, s in zip(flags, step(flags))]
+    if new == flags:
+      return flags
+    flags = new
+
+
+def jvp_jaxpr(closed: ClosedJaxpr, nonzero: Sequence[bool], instantiate_out: Sequence[bool]):
+  """A jaxpr of (primals, tangents of the ``nonzero`` inputs) -> (primal outputs, tangents of
+  the nonzero outputs); an output's tangent is nonzero when the jvp makes it so or it is
+  instantiated (never when its type is float0). Returns ``((jaxpr, consts), out_nonzero)``."""
+  return cached(("jvp", closed, tuple(nonzero), tuple(instantiate_out)),
+                lambda: _jvp_jaxpr(closed, nonzero, instantiate_out))
+
+
+def _jvp_jaxpr(closed, nonzero, instantiate_out):
+  in_avals, n = closed.in_avals, len(closed.in_avals)
+  out_t_avals = [tangent_aval(a) for a in closed.out_avals]
+  box = []
+
+  def fun(*xs):
+    ts = iter(xs[n:])
+    tangents = [next(ts) if nz else Zero(tangent_aval(a)) for a, nz in zip(in_avals, nonzero)]
+    p_out, t_out = jvp_flat(lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a), xs[:n],
+                            tangents)
+    keep = [(type(t) is not Zero or inst) and a.dtype != float0
+            for t, a, inst in zip(t_out, out_t_avals, instantiate_out)]
+    box.append(keep)
+    return list(p_out) + [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
+
+  t_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzero) if nz]
+  return trace_flat(fun, list(in_avals) + t_avals), box[0]
+
+

@@ -1,0 +1,46 @@
+"""ember.random: explicit, splittable PRNG keys that give JAX's bits.
+
+The PRNG is threefry2x32 with JAX's partitionable counters (JAX 0.10's defaults), so the same
+key gives the same bits and, sampler for sampler, the same samples as ``jax.random``. Keys are
+values: reusing a key reproduces its samples, and ``split``/``fold_in`` derive independent ones.
+
+    >>> import ember
+    >>> from ember import random
+    >>> key = random.PRNGKey(0)
+    >>> key, sub = random.split(key)
+    >>> random.normal(sub, (3,))
+    Array([-2.4424558 , -2.0356805 ,  0.20554423], dtype=float32)
+    >>> random.normal(sub, (3,))  # the same key, the same values
+    Array([-2.4424558 , -2.0356805 ,  0.20554423], dtype=float32)
+
+Differences from JAX:
+
+- A typed key array (``random.key(0)``, ``random.split`` of one, ``random.wrap_key_data``) is a
+  ``PRNGKeyArray``: a pytree node whose only child is its uint32[..., 2] key data, not an array of
+  an extended dtype. ``jit``, ``vmap``, ``grad`` and ``device_put`` carry it through as that data;
+  ``vmap`` maps over the data's leading axes, so ``in_axes=0`` maps over keys as in JAX (but a
+  negative axis counts from the key-word axis). It supports ``shape``, ``ndim``, ``size``,
+  ``dtype`` (``key<fry>``, a subdtype of ``ember.dtypes.prng_key``), indexing, iteration,
+  ``reshape``, ``T`` and ``==``; jnp functions do not accept it.
+- Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
+  ``random_bits``/``random_wrap`` primitives.
+- Only the threefry2x32 implementation exists; ``gamma``, ``loggamma``, ``beta``, ``dirichlet``,
+  ``poisson``, ``binomial``, ``multinomial``, ``t``, ``chisquare``, ``f``, ``generalized_normal``,
+  ``ball``, ``orthogonal`` and ``multivariate_normal`` are not implemented yet.
+"""
+from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,
+                                key_impl, key_dtype, split, wrap_key_data)
+from ember.random._samplers import (cauchy, exponential, gumbel, laplace, logistic, lognormal,
+                                    maxwell, normal, pareto, rayleigh, triangular,
+                                    truncated_normal, uniform, wald, weibull_min)
+from ember.random._discrete import (bernoulli, categorical, choice, double_sided_maxwell,
+                                    geometric, permutation, rademacher, randint)
+
+__all__ = [
+    "PRNGKey", "PRNGKeyArray", "key", "key_data", "key_impl", "key_dtype", "wrap_key_data",
+    "clone", "split", "fold_in", "bits",
+    "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel",
+    "cauchy", "lognormal", "pareto", "weibull_min", "maxwell", "double_sided_maxwell",
+    "rayleigh", "wald", "triangular",
+    "randint", "bernoulli", "rademacher", "geometric", "categorical", "choice", "permutation",
+]

@@ -1,0 +1,333 @@
+"""Discrete samplers and those built on them: randint, bernoulli, rademacher, geometric,
+categorical, choice, permutation, and double_sided_maxwell (a Maxwell sample with a random sign).
+
+As in ``_samplers``, each public function checks its arguments and calls a jitted inner function
+with static shapes, and each transform is JAX's, so the samples are JAX's bit for bit:
+
+- ``randint`` combines two words of random bits modulo the span (nearly unbiased for spans far
+  below 2**bits), after clipping the bounds to the dtype; 8- and 16-bit integers are drawn as
+  int32 and converted;
+- ``categorical`` is the Gumbel-max trick (``argmax(logits + gumbel)``), and without replacement
+  the top-k of the perturbed logits;
+- ``permutation`` sorts by random 32-bit keys, in as many rounds as make ties unlikely
+  (``ceil(3 * log(n) / log(2**32 - 1))``, 1 up to about 1600 elements), each with a fresh key.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ember import dtypes, lax
+from ember import numpy as jnp
+from ember.core.trace import get_aval
+from ember.numpy._util import canonicalize_axis, check_arraylike
+from ember.random._prng import (canonicalize_shape, check_key, jitted, threefry_random_bits,
+                                threefry_split)
+from ember.random._samplers import (as_dtype, check_gumbel_mode, check_shape, float_args,
+                                    gumbel_sample, maxwell_sample, sample_shape, split2,
+                                    uniform_sample)
+
+__all__ = ["randint", "bernoulli", "rademacher", "geometric", "categorical", "choice",
+           "permutation", "double_sided_maxwell"]
+
+
+def _int_dtype(name: str, dtype) -> np.dtype:
+  if dtype is None:
+    return dtypes.default_int_dtype()
+  dtypes.check_user_dtype_supported(dtype, name)
+  return dtypes.canonicalize_dtype(dtype)
+
+
+# --- randint ----------------------------------------------------------------------------------
+
+def _integers(x):
+  x = jnp.asarray(x)
+  return x if dtypes.is_integer(x.dtype) else lax.convert_element_type(
+      x, dtypes.default_int_dtype())
+
+
+def _clip_convert(x, dtype, lo: int, hi: int):
+  """``x`` clamped to ``[lo, hi]`` (as far as its own dtype reaches), then converted."""
+  src = dtypes.iinfo(x.dtype)
+  lo, hi = max(lo, src.min), min(hi, src.max)
+  x = lax.clamp(np.asarray(lo, x.dtype), x, np.asarray(hi, x.dtype))
+  return as_dtype(x, dtype)
+
+
+def randint_sample(key, minval, maxval, *, shape, dtype):
+  minval, maxval = _integers(minval), _integers(maxval)
+  info = dtypes.iinfo(dtype)
+  if info.bits < 32:
+    i32 = np.dtype(np.int32)
+    out = randint_sample(key, _clip_convert(minval, i32, info.min, info.max),
+                         _clip_convert(maxval, i32, info.min, info.max + 1), shape=shape, dtype=i32)
+    return as_dtype(out, dtype)
+  # A maxval past the dtype's top is clipped to it, which takes one value out of the span:
+  # remember it and add the value back.
+  top = dtypes.iinfo(maxval.dtype)
+  out_of_range = lax.gt(maxval, np.asarray(min(max(info.max, top.min), top.max), maxval.dtype))
+  minval = lax.broadcast_to_rank(_clip_convert(minval, dtype, info.min, info.max), len(shape))
+  maxval = lax.broadcast_to_rank(_clip_convert(maxval, dtype, info.min, info.max), len(shape))
+  unsigned = np.dtype(f"uint{info.bits}")
+  # The bits of split(key)[0] and split(key)[1], in one threefry call.
+  both = threefry_random_bits(threefry_split(key, shape=(2,)), bit_width=info.bits, shape=shape)
+  higher, lower = (lax.index_in_dim(both, i, keepdims=False) for i in (0, 1))
+  span = lax.convert_element_type(lax.sub(maxval, minval), unsigned)
+  span = lax.select(lax.le(maxval, minval), lax.full_like(span, 1), span)  # empty: minval
+  grow = lax.bitwise_and(lax.broadcast_to_rank(out_of_range, len(shape)), lax.gt(maxval, minval))
+  span = lax.select(grow, lax.add(span, np.asarray(1, unsigned)), span)
+  # (higher * 2**bits + lower) mod span, computed without overflow.
+  multiplier = lax.rem(np.asarray(2 ** (info.bits // 2), unsigned), span)
+  multiplier = lax.rem(lax.mul(multiplier, multiplier), span)
+  offset = lax.add(lax.mul(lax.rem(higher, span), multiplier), lax.rem(lower, span))
+  return lax.add(minval, as_dtype(lax.rem(offset, span), dtype))
+
+
+def randint(key, shape, minval, maxval, dtype=None):
+  """Uniform integers in ``[minval, maxval)``; bounds outside the dtype are clipped to it.
+
+  Example:
+      >>> import ember
+      >>> randint(ember.random.PRNGKey(42), (6,), 0, 10)
+      Array([4, 4, 1, 9, 9, 9], dtype=int32)
+  """
+  data, _ = check_key("randint", key)
+  dtype = _int_dtype("randint", dtype)
+  if not dtypes.is_integer(dtype):
+    raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
+  shape = canonicalize_shape(shape, "randint")
+  check_arraylike("randint", minval, maxval)
+  check_shape("randint", shape, np.shape(minval), np.shape(maxval))
+  return jitted(randint_sample, shape=shape, dtype=dtype)(data, minval, maxval)
+
+
+# --- Bernoulli and friends --------------------------------------------------------------------
+
+def bernoulli_sample(key, p, *, shape, mode):
+  dtype = get_aval(p).dtype
+  if mode == "low":
+    return jnp.less(uniform_sample(key, 0.0, 1.0, shape=shape, dtype=dtype), p)
+  # 'high': a second uniform refines the comparison below the first's resolution.
+  u = uniform_sample(key, 0.0, 1.0, shape=(2,) + shape, dtype=dtype)
+  u1, u2 = lax.index_in_dim(u, 0, keepdims=False), lax.index_in_dim(u, 1, keepdims=False)
+  return jnp.less(lax.mul(u2, np.asarray(dtypes.finfo(dtype).eps, dtype)), jnp.subtract(p, u1))
+
+
+def bernoulli(key, p=0.5, shape=None, mode="low"):
+  """Booleans that are True with probability ``p``.
+
+  Example:
+      >>> import ember
+      >>> bernoulli(ember.random.PRNGKey(42), 0.3, (4,))
+      Array([False, False, False, False], dtype=bool)
+  """
+  data, _ = check_key("bernoulli", key)
+  if mode not in ("high", "low"):
+    raise ValueError(f"got mode={mode!r}, expected 'high' or 'low'")
+  check_arraylike("bernoulli", p)
+  dtype = dtypes.dtype(p, canonicalize=True)
+  if not dtypes.is_float(dtype):
+    raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {dtype}.")
+  shape = sample_shape("bernoulli", shape, p)
+  return jitted(bernoulli_sample, shape=shape, mode=mode)(data, p)
+
+
+def rademacher_sample(key, *, shape, dtype):
+  b = as_dtype(bernoulli_sample(key, 0.5, shape=shape, mode="low"), dtype)
+  return lax.sub(lax.mul(np.asarray(2, dtype), b), np.asarray(1, dtype))
+
+
+def rademacher(key, shape=(), dtype=None):
+  """-1 or 1 with equal probability."""
+  data, _ = check_key("rademacher", key)
+  shape = canonicalize_shape(shape, "rademacher")
+  return jitted(rademacher_sample, shape=shape, dtype=_int_dtype("rademacher", dtype))(data)
+
+
+def _geometric(key, p, *, shape, dtype):
+  p = jnp.asarray(p)
+  if not dtypes.is_float(p.dtype):
+    p = lax.convert_element_type(p, dtypes.default_float_dtype())
+  u = uniform_sample(key, 0.0, 1.0, shape=shape, dtype=p.dtype)
+  u = jnp.where(lax.eq(u, np.asarray(0, p.dtype)), 1, u)  # log(0) would give no sample
+  log_q = jnp.broadcast_to(lax.log1p(lax.neg(p)), shape)
+  n = lax.add(lax.floor(lax.div(lax.log(u), log_q)), np.asarray(1, p.dtype))
+  return as_dtype(n, dtype)
+
+
+def geometric(key, p, shape=None, dtype=None):
+  """The number of Bernoulli(p) trials up to the first success (at least 1)."""
+  data, _ = check_key("geometric", key)
+  dtype = _int_dtype("geometric", dtype)
+  if not dtypes.is_integer(dtype):
+    raise ValueError(f"dtype argument to `geometric` must be an int dtype, got {dtype}")
+  shape = sample_shape("geometric", shape, p)
+  return jitted(_geometric, shape=shape, dtype=dtype)(data, p)
+
+
+def _double_sided_maxwell(key, loc, scale, *, shape, dtype):
+  k1, k2 = split2(key)
+  m = maxwell_sample(k1, shape=shape, dtype=dtype)
+  sign = rademacher_sample(k2, shape=shape, dtype=dtype)
+  out = jnp.multiply(lax.mul(sign, m), as_dtype(scale, dtype))
+  return jnp.add(out, as_dtype(loc, dtype))
+
+
+def double_sided_maxwell(key, loc, scale, shape=(), dtype=None):
+  """A Maxwell sample with a random sign, scaled by ``scale`` and shifted by ``loc``; the shape
+  is ``shape`` followed by the broadcast shape of ``loc`` and ``scale``."""
+  data, shape, dtype = float_args("double_sided_maxwell", key, shape, dtype)
+  check_arraylike("double_sided_maxwell", loc, scale)
+  shape = shape + jnp.broadcast_shapes(np.shape(loc), np.shape(scale))
+  return jitted(_double_sided_maxwell, shape=shape, dtype=dtype)(data, loc, scale)
+
+
+# --- categorical ------------------------------------------------------------------------------
+
+def _categorical(key, logits, *, axis, shape, replace, mode):
+  batch_ndim = logits.ndim - 1
+  prefix = shape[:len(shape) - batch_ndim]
+  if replace:
+    # Gumbel noise for every draw and class; the logits broadcast over the draws.
+    noise_shape = list(shape[len(prefix):])
+    noise_shape.insert(axis % logits.ndim, logits.shape[axis])
+    g = gumbel_sample(key, shape=prefix + tuple(noise_shape), dtype=logits.dtype, mode=mode)
+    return jnp.argmax(g + lax.expand_dims(logits, tuple(range(len(prefix)))), axis=axis)
+  # Without replacement: one perturbation of the logits; its top k are the k draws.
+  perturbed = logits + gumbel_sample(key, shape=logits.shape, dtype=logits.dtype, mode=mode)
+  _, idx = lax.top_k(jnp.moveaxis(perturbed, axis, -1), math.prod(prefix))
+  return jnp.moveaxis(idx, -1, 0).reshape(shape)
+
+
+def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
+  """Class indices drawn with log-probabilities ``logits`` along ``axis``.
+
+  ``shape`` must end with the logits' shape without ``axis``; its leading dimensions are
+  independent draws. With ``replace=False`` no class is drawn twice along those dimensions.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> categorical(ember.random.PRNGKey(42), jnp.log(jnp.array([.1, .2, .7])), shape=(6,))
+      Array([2, 2, 2, 2, 1, 2], dtype=int32)
+  """
+  data, _ = check_key("categorical", key)
+  check_arraylike("categorical", logits)
+  logits = jnp.asarray(logits)
+  ndim = logits.ndim
+  if not -ndim <= axis < ndim:
+    raise IndexError(f"index {axis} is out of bounds for axis 0 with size {ndim}")
+  axis = axis - ndim if axis >= 0 else axis
+  batch_shape = logits.shape[:axis % ndim] + logits.shape[axis % ndim + 1:]
+  if shape is None:
+    shape = batch_shape
+  else:
+    shape = canonicalize_shape(shape, "categorical")
+    check_shape("categorical", shape, batch_shape)
+  if not replace:
+    draws, classes = math.prod(shape[:len(shape) - len(batch_shape)]), logits.shape[axis]
+    if draws > classes:
+      raise ValueError(f"Number of samples without replacement ({draws}) cannot exceed number "
+                       f"of categories ({classes}).")
+  return jitted(_categorical, axis=axis, shape=shape, replace=bool(replace),
+                mode=check_gumbel_mode(mode))(data, logits)
+
+
+# --- permutations and choice ------------------------------------------------------------------
+
+def shuffle_sample(key, x, *, axis):
+  """``x`` shuffled along ``axis`` by sorting on random keys, in enough rounds that equal
+  sort keys (which would keep their elements' order) are unlikely."""
+  rounds = math.ceil(3 * math.log(max(1, math.prod(x.shape))) / math.log(2 ** 32 - 1))
+  for _ in range(rounds):
+    key, subkey = split2(key)
+    sort_keys = threefry_random_bits(subkey, bit_width=32, shape=x.shape)
+    _, x = lax.sort_key_val(sort_keys, x, axis)
+  return x
+
+
+def _permute_range(key, *, n):
+  return shuffle_sample(key, lax.iota(dtypes.default_int_dtype(), n), axis=0)
+
+
+def _permute_along(key, x, *, axis):
+  idx = shuffle_sample(key, lax.iota(dtypes.default_int_dtype(), x.shape[axis]), axis=0)
+  return jnp.take(x, idx, axis=axis, unique_indices=True)
+
+
+def permutation(key, x, axis=0, independent=False):
+  """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis``
+  (the same one for every slice, unless ``independent``).
+
+  Example:
+      >>> import ember
+      >>> permutation(ember.random.PRNGKey(42), 6)
+      Array([4, 2, 5, 3, 0, 1], dtype=int32)
+  """
+  data, _ = check_key("permutation", key)
+  check_arraylike("permutation", x)
+  if not np.ndim(x):
+    if not dtypes.is_integer(dtypes.dtype(x)):
+      raise TypeError("x must be an integer or at least 1-dimensional")
+    return jitted(_permute_range, n=int(x))(data)
+  axis = canonicalize_axis(axis, np.ndim(x))
+  if independent or np.ndim(x) == 1:
+    return jitted(shuffle_sample, axis=axis)(data, x)
+  return jitted(_permute_along, axis=axis)(data, x)
+
+
+def _choice(key, a, p, *, n, shape, replace, axis, mode):
+  draws = math.prod(shape)
+  int_dtype = dtypes.default_int_dtype()
+  if p is None and replace:
+    idx = randint_sample(key, np.asarray(0, int_dtype), np.asarray(n, int_dtype), shape=shape,
+                         dtype=int_dtype)
+  elif p is None:
+    idx = lax.slice(_permute_range(key, n=n), (0,), (draws,))
+  elif replace:
+    # Inverse CDF: the first class whose cumulative probability reaches a uniform draw.
+    cdf = jnp.cumsum(p)
+    total = lax.index_in_dim(cdf, n - 1, keepdims=False)
+    u = uniform_sample(key, 0.0, 1.0, shape=shape, dtype=cdf.dtype)
+    idx = jnp.searchsorted(cdf, lax.mul(total, lax.sub(np.asarray(1, cdf.dtype), u)))
+  else:
+    g = gumbel_sample(key, shape=(n,), dtype=p.dtype, mode=mode) + jnp.log(p)
+    idx = lax.top_k(g, draws)[1]
+  idx = lax.reshape(as_dtype(idx, int_dtype), shape)
+  return idx if a is None else jnp.take(a, idx, axis=axis)
+
+
+def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
+  """Samples from ``range(a)`` for an integer ``a``, else from ``a``'s slices along ``axis``:
+  uniformly, or with probabilities ``p``; without replacement if ``replace`` is False.
+
+  Example:
+      >>> import ember
+      >>> choice(ember.random.PRNGKey(42), 10, (3,), replace=False)
+      Array([7, 4, 2], dtype=int32)
+  """
+  data, _ = check_key("choice", key)
+  if not isinstance(shape, Sequence):
+    raise TypeError(f"shape argument of jax.random.choice must be a sequence, got {shape}")
+  check_arraylike("choice", a)
+  shape = canonicalize_shape(shape, "choice")
+  if np.ndim(a):
+    axis = canonicalize_axis(axis, np.ndim(a))
+    n = np.shape(a)[axis]
+  else:
+    n = int(a)
+  if math.prod(shape) == 0:
+    return jnp.zeros(shape, dtypes.dtype(a, canonicalize=True))
+  if n <= 0:
+    raise ValueError("a must be greater than 0 unless no samples are taken")
+  if not replace and math.prod(shape) > n:
+    raise ValueError(f"Cannot take a larger sample (size {math.prod(shape)}) than population "
+                     f"(size {n}) when 'replace=False'")
+  if p is not None:
+    check_arraylike("choice", p)
+    if np.shape(p) != (n,):
+      raise ValueError("p must be None or a 1D vector with the same size as a.shape[axis]. "
+                       f"p has shape {np.shape(p)} and a.shape[axis] is {n}.")
+  return jitted(_choice, n=n, shape=shape, replace=bool(replace), axis=axis,
+                mode=check_gumbel_mode(mode))(data, a if np.ndim(a) else None, p)

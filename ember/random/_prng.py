@@ -1,0 +1,617 @@
+"""The threefry2x32 PRNG: its primitive, keys, and the key operations (seed, split, fold_in, bits).
+
+``threefry2x32_p`` is Random123's Threefry-2x32 block cipher with 20 rounds: it encrypts the
+counter pair ``(x1, x2)`` under the key pair ``(k1, k2)``, elementwise over broadcast uint32
+operands. Everything random in ember is built from it, the way JAX's default PRNG is, and with
+JAX's ``jax_threefry_partitionable`` counters (JAX 0.10's default), so the same key gives the
+same bits as JAX:
+
+- ``seed(s)`` is the key ``[s >> 32, s & 0xFFFFFFFF]`` (the high word is 0 for 32-bit seeds);
+- the counters of an output of shape ``S`` are the row-major flat indices ``0 .. prod(S)-1``
+  as 64-bit numbers, split into high and low words;
+- ``split(key, S)`` encrypts those counters and stacks the two output words as the new keys;
+- ``fold_in(key, d)`` encrypts the single counter ``(0, d)``;
+- ``bits(key, S)`` encrypts the counters and combines the two words: ``hi ^ lo`` for 32 bits
+  (truncated for 8 and 16 bits), ``hi << 32 | lo`` for 64 bits.
+
+A key is either raw (a uint32[2] array, as ``PRNGKey`` makes) or typed (a ``PRNGKeyArray``, as
+``key`` makes). Unlike JAX, where a typed key array is an array of an extended dtype, ember's is
+a pytree node whose one child is the uint32[..., 2] key data: jit, vmap, grad and device_put
+carry it through as that data, with no support from the core. ``vmap`` therefore maps over the
+data's axes: in_axes 0 (the usual case) maps over the keys, but a negative axis would count from
+the data's trailing key-word axis.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ember import dtypes, lax, pytree
+from ember.config import config
+from ember.core.aval import ShapedArray
+from ember.core.trace import Primitive, Tracer, get_aval
+from ember.backend.compile import LRUCache
+from ember.lax.structural import canonicalize_shape as _lax_canonicalize_shape
+from ember.primitives.elementwise import broadcast_shapes
+from ember.primitives.lower_fun import lower_fun
+from ember.transforms import batching
+from ember.transforms.jit import jit
+
+__all__ = ["threefry2x32_p", "threefry_2x32", "PRNGKeyArray", "KeyDType", "PRNGKey", "key",
+           "wrap_key_data", "key_data", "key_impl", "key_dtype", "clone", "split", "fold_in",
+           "bits", "check_key", "jitted", "canonicalize_shape"]
+
+_U32 = np.dtype(np.uint32)
+
+
+# --- the threefry2x32 primitive ----------------------------------------------------------------
+
+def _threefry2x32_abstract_eval(k1, k2, x1, x2, *, unroll: bool):
+  for a in (k1, k2, x1, x2):
+    if a.dtype != _U32:
+      raise TypeError(f"threefry2x32 requires uint32 arguments, got "
+                      f"{', '.join(a.dtype.name for a in (k1, k2, x1, x2))}.")
+  out = ShapedArray(broadcast_shapes("threefry2x32", k1, k2, x1, x2), _U32)
+  return [out, out]
+
+
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_KEY_PARITY = np.uint32(0x1BD11BDA)
+# Two ways to lower the 20 rounds. Unrolled, XLA fuses them with their consumers into one kernel
+# that runs about 3x faster than a loop; but XLA also duplicates a small unrolled cipher into
+# every consumer kernel, and LLVM compiles a kernel holding two ciphers several times slower than
+# two kernels. So random bits are unrolled (``unroll=True``), while key derivations (split,
+# fold_in: small outputs that feed other ciphers) run as a loop of two groups of 8 rounds, which
+# XLA does not fuse into anything, unless their outputs are this large.
+UNROLL_MIN_SIZE = 1 << 14
+
+
+def _rotate_left(x, r: int):
+  return lax.bitwise_or(lax.shift_left(x, np.uint32(r)),
+                        lax.shift_right_logical(x, np.uint32(32 - r)))
+
+
+def _start(k1, k2, x1, x2):
+  """Broadcast the operands, and inject the key: the state before the first group of rounds,
+  with the key schedule ``(ks0, ks1, ks2)`` in the order the injections use it."""
+  shape = broadcast_shapes("threefry2x32", *(get_aval(v) for v in (k1, k2, x1, x2)))
+
+  def expand(v, rank0_too: bool):  # size-1 axes (from vmap) need a broadcast; rank 0 need not
+    s = get_aval(v).shape
+    if s == shape or not (s or rank0_too):
+      return v
+    return lax.broadcast_in_dim(v, shape, tuple(range(len(s))))
+
+  k1, k2 = expand(k1, False), expand(k2, False)
+  x1, x2 = expand(x1, True), expand(x2, True)  # the loop state has the output's shape
+  ks2 = lax.bitwise_xor(lax.bitwise_xor(k1, k2), _KEY_PARITY)
+  return lax.add(x1, k1), lax.add(x2, k2), k1, k2, ks2
+
+
+def _group(x1, x2, a, b, c, rotations, number):
+  """Four rounds (add, rotate, xor), then inject the next key words and the group's number;
+  ``(a, b, c)`` is the key schedule rotated to this group, and rotates on."""
+  for r in rotations:
+    x1 = lax.add(x1, x2)
+    x2 = lax.bitwise_xor(_rotate_left(x2, r), x1)
+  return lax.add(x1, b), lax.add(lax.add(x2, c), number), b, c, a
+
+
+def _threefry2x32_unrolled(k1, k2, x1, x2):
+  x1, x2, a, b, c = _start(k1, k2, x1, x2)
+  for g in range(5):
+    x1, x2, a, b, c = _group(x1, x2, a, b, c, _ROTATIONS[g % 2], np.uint32(g + 1))
+  return [x1, x2]
+
+
+def _two_groups(i, x1, x2, a, b, c):
+  """Groups 2i and 2i+1: the body of the loop, which runs for groups 0 to 3."""
+  n = lax.mul(lax.convert_element_type(i, _U32), np.uint32(2))
+  x1, x2, a, b, c = _group(x1, x2, a, b, c, _ROTATIONS[0], lax.add(n, np.uint32(1)))
+  x1, x2, a, b, c = _group(x1, x2, a, b, c, _ROTATIONS[1], lax.add(n, np.uint32(2)))
+  return [lax.add(i, np.int32(1)), x1, x2, a, b, c]
+
+
+def _last_group(x1, x2, a, b, c):
+  return list(_group(x1, x2, a, b, c, _ROTATIONS[0], np.uint32(5))[:2])
+
+
+def _threefry2x32_lower(ctx, k1, k2, x1, x2, *, unroll: bool):
+  if unroll or ctx.avals_out[0].size >= UNROLL_MIN_SIZE:
+    return lower_fun(_threefry2x32_unrolled, multiple_results=True)(ctx, k1, k2, x1, x2)
+  state = [ctx.constant(np.int32(0), ShapedArray((), np.int32)),
+           *lower_fun(_start, multiple_results=True)(ctx, k1, k2, x1, x2)]
+  avals = [v.aval for v in state]
+  cond = lower_fun(lambda i, *_: lax.lt(i, np.int32(2)))
+  out = ctx.op("stablehlo.while", state, avals, regions=[
+      ctx.region(avals, lambda sub, args: [cond(sub, *args)]),
+      ctx.region(avals, lambda sub, args: lower_fun(_two_groups, multiple_results=True)(
+          sub, *args))])
+  return lower_fun(_last_group, multiple_results=True)(ctx, *out[1:])
+
+
+threefry2x32_p = Primitive("threefry2x32", multiple_results=True)
+threefry2x32_p.def_rules(abstract_eval=_threefry2x32_abstract_eval,
+                         lower=_threefry2x32_lower,
+                         batch=batching.broadcast_batcher(threefry2x32_p))
+threefry2x32_p.def_unsupported("jvp", "it maps uint32 bits to uint32 bits, which have no "
+                               "tangents")
+threefry2x32_p.def_unsupported("transpose", "it is not linear")
+
+
+def threefry_2x32(k1, k2, x1, x2, *, unroll: bool = True):
+  """Encrypt the counters ``(x1, x2)`` under the key ``(k1, k2)``: two uint32 arrays.
+
+  Operands are uint32 arrays of one shape, or rank 0. ``unroll`` only chooses the lowering
+  (False for small outputs that other ciphers consume, see ``UNROLL_MIN_SIZE``).
+
+  Example:
+      >>> [int(w) for w in threefry_2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(7))]
+      [2716826189, 292468403]
+  """
+  return threefry2x32_p.bind(k1, k2, x1, x2, unroll=unroll)
+
+
+# --- counters: a 64-bit iota as two 32-bit words -----------------------------------------------
+
+def _mul_wide(a, b: int):
+  """The 64-bit product of uint32 ``a`` and the constant ``b < 2**32``, as ``(hi, lo)`` words,
+  from 16-bit halves (a 32x32 multiply has no 64-bit result in uint32 arithmetic)."""
+  a1, a0 = lax.shift_right_logical(a, np.uint32(16)), lax.bitwise_and(a, np.uint32(0xFFFF))
+  b1, b0 = np.uint32(b >> 16), np.uint32(b & 0xFFFF)
+  mid1, mid2 = lax.mul(a1, b0), lax.mul(a0, b1)
+  lo = lax.mul(a0, b0)
+  hi = lax.mul(a1, b1)
+  for mid in (mid1, mid2):
+    new_lo = lax.add(lo, lax.shift_left(mid, np.uint32(16)))
+    hi = lax.add(hi, lax.shift_right_logical(mid, np.uint32(16)))
+    hi = lax.add(hi, lax.convert_element_type(lax.lt(new_lo, lo), _U32))
+    lo = new_lo
+  return hi, lo
+
+
+def _iota_2x32_wide(shape):
+  """The flat indices of ``shape`` as (hi, lo) words, for outputs of 2**32 elements or more:
+  the sum over axes of (index along the axis) * (its row-major stride), with carries."""
+  hi = lo = np.uint32(0)
+  stride = 1
+  for axis in reversed(range(len(shape))):
+    if shape[axis] > 1:
+      i = lax.broadcasted_iota(_U32, shape, axis)
+      p_hi, p_lo = _mul_wide(i, stride & 0xFFFFFFFF)
+      p_hi = lax.add(p_hi, lax.mul(i, np.uint32((stride >> 32) & 0xFFFFFFFF)))
+      new_lo = lax.add(lo, p_lo)
+      hi = lax.add(lax.add(hi, p_hi), lax.convert_element_type(lax.lt(new_lo, p_lo), _U32))
+      lo = new_lo
+    stride *= shape[axis]
+  return hi, lo
+
+
+def iota_2x32_shape(shape):
+  """The counters of an output of ``shape``: its flat indices split into (hi, lo) uint32 words.
+
+  Example:
+      >>> hi, lo = iota_2x32_shape((2, 3))
+      >>> int(hi), lo
+      (0, Array([[0, 1, 2],
+             [3, 4, 5]], dtype=uint32))
+  """
+  size = math.prod(shape)
+  if size >= 2 ** 64:
+    raise ValueError(f"cannot generate {size} random values in one call: at most 2**64 "
+                     "counters exist.")
+  if size >= 2 ** 32:
+    return _iota_2x32_wide(shape)
+  return np.uint32(0), lax.reshape(lax.iota(_U32, size), shape)
+
+
+# --- the key operations on raw key data (uint32[2]), traced inside jitted functions ------------
+
+def _words(key):
+  """The two uint32 words of a key (of each key, for keys of shape ``batch + (2,)``)."""
+  batch = get_aval(key).shape[:-1]
+  return tuple(lax.reshape(lax.slice_in_dim(key, i, i + 1, axis=len(batch)), batch)
+               for i in (0, 1))
+
+
+def _stack_words(w1, w2):
+  shape = get_aval(w1).shape
+  return lax.concatenate([lax.reshape(w, shape + (1,)) for w in (w1, w2)], len(shape))
+
+
+def threefry_seed(seed):
+  """The key of an integer seed: ``[seed >> 32, seed & 0xFFFFFFFF]`` (0 high word below 64 bits)."""
+  aval = get_aval(seed)
+  if aval.dtype.itemsize == 8:
+    hi = lax.convert_element_type(lax.shift_right_logical(seed, np.asarray(32, aval.dtype)), _U32)
+    lo = lax.convert_element_type(lax.bitwise_and(seed, np.asarray(0xFFFFFFFF, aval.dtype)), _U32)
+  else:
+    hi, lo = lax.full((), 0, _U32), lax.convert_element_type(seed, _U32)
+  return _stack_words(hi, lo)
+
+
+def threefry_split(key, *, shape):
+  k1, k2 = _words(key)
+  return _stack_words(*threefry_2x32(k1, k2, *iota_2x32_shape(shape), unroll=False))
+
+
+def threefry_fold_in(key, data):
+  k1, k2 = _words(key)
+  return _stack_words(*threefry_2x32(k1, k2, np.uint32(0), data, unroll=False))
+
+
+def threefry_random_bits(key, *, bit_width: int, shape):
+  """Random bits of ``shape`` from one key, or ``batch + shape`` of them from keys of shape
+  ``batch + (2,)`` (each key's stream as it would be alone). Drawing several streams in one
+  threefry call keeps one cipher per XLA kernel, which LLVM compiles far faster than two."""
+  k1, k2 = _words(key)
+  hi, lo = iota_2x32_shape(shape)
+  batch = get_aval(k1).shape
+  if batch:
+    full, n = batch + tuple(shape), len(batch)
+    k1, k2 = (lax.broadcast_in_dim(k, full, tuple(range(n))) for k in (k1, k2))
+    hi, lo = (w if not get_aval(w).shape else
+              lax.broadcast_in_dim(w, full, tuple(range(n, len(full)))) for w in (hi, lo))
+  b1, b2 = threefry_2x32(k1, k2, hi, lo)
+  if bit_width == 64:
+    u64 = np.dtype(np.uint64)
+    hi = lax.shift_left(lax.convert_element_type(b1, u64), np.uint64(32))
+    return lax.bitwise_or(hi, lax.convert_element_type(b2, u64))
+  out = lax.bitwise_xor(b1, b2)
+  return out if bit_width == 32 else lax.convert_element_type(out, np.dtype(f"uint{bit_width}"))
+
+
+class PRNGImpl(NamedTuple):
+  """A PRNG implementation: its key shape, key operations and names (only threefry2x32 here)."""
+  key_shape: tuple
+  seed: Callable
+  split: Callable
+  random_bits: Callable
+  fold_in: Callable
+  name: str
+  tag: str
+
+
+threefry_prng_impl = PRNGImpl((2,), threefry_seed, threefry_split, threefry_random_bits,
+                              threefry_fold_in, "threefry2x32", "fry")
+
+
+# --- jitted entry points ----------------------------------------------------------------------
+
+_JITTED = LRUCache(1024)
+
+
+def jitted(fn: Callable, **static) -> Callable:
+  """``fn`` with its keyword-only static arguments bound, under ``ember.jit``; one compiled
+  function per static values, so a repeated eager call is one cached executable call (jaxlib's
+  C++ dispatch serves it when the arguments are device arrays)."""
+  cache_key = (fn, tuple(static.items()))
+  f = _JITTED.get(cache_key)
+  if f is None:
+    bound = functools.partial(fn, **static)
+    bound.__name__ = bound.__qualname__ = fn.__name__
+    f = _JITTED[cache_key] = jit(bound)
+  return f
+
+
+def canonicalize_shape(shape, name: str) -> tuple[int, ...]:
+  """A shape argument (an int or a sequence of ints) as a tuple, rejecting negative sizes."""
+  shape = _lax_canonicalize_shape(shape)
+  if any(d < 0 for d in shape):
+    raise ValueError(f"{name}: shape must have non-negative dimensions, got {shape}.")
+  return shape
+
+
+# --- typed keys -------------------------------------------------------------------------------
+
+class KeyDType(dtypes.ExtendedDType):
+  """The dtype of typed key arrays: prints as ``key<fry>``; a subdtype of ``dtypes.prng_key``.
+
+  Example:
+      >>> import ember
+      >>> d = ember.random.key(0).dtype
+      >>> d, ember.numpy.issubdtype(d, ember.dtypes.prng_key)
+      (key<fry>, True)
+  """
+  type = dtypes.prng_key
+
+  def __init__(self, impl: PRNGImpl):
+    self._impl = impl
+    self.name = f"key<{impl.tag}>"
+    self.itemsize = 4 * math.prod(impl.key_shape)
+
+  def __repr__(self):
+    return self.name
+
+  __str__ = __repr__
+
+  def __eq__(self, other):
+    return isinstance(other, KeyDType) and other._impl is self._impl
+
+  def __hash__(self):
+    return hash((KeyDType, self._impl.name))
+
+
+_KEY_DTYPE = KeyDType(threefry_prng_impl)
+
+
+class PRNGKeyArray:
+  """An array of typed PRNG keys, backed by uint32 key data of shape ``self.shape + (2,)``.
+
+  It is a pytree node whose only child is that data (see the module docstring for what this
+  means under transforms).
+
+  Example:
+      >>> import ember
+      >>> keys = ember.random.split(ember.random.key(0), 4).reshape(2, 2)
+      >>> keys.shape, keys[1, 0]
+      ((2, 2), Array((), dtype=key<fry>) overlaying:
+      [4146024105 2718843009])
+  """
+  __slots__ = ("_base_array",)
+  __array_priority__ = 100
+
+  def __init__(self, data):
+    self._base_array = data
+
+  dtype = property(lambda self: _KEY_DTYPE)
+  shape = property(lambda self: tuple(np.shape(self._base_array)[:-1]))
+  ndim = property(lambda self: len(self.shape))
+  size = property(lambda self: math.prod(self.shape))
+  itemsize = property(lambda self: _KEY_DTYPE.itemsize)
+
+  @property
+  def T(self) -> PRNGKeyArray:
+    return self.transpose()
+
+  def transpose(self, *axes) -> PRNGKeyArray:
+    axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+    axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
+    return PRNGKeyArray(lax.transpose(self._base_array, axes + (self.ndim,)))
+
+  def reshape(self, *shape) -> PRNGKeyArray:
+    shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
+    shape = tuple(np.empty(self.shape, np.bool_).reshape(shape).shape)  # resolves -1
+    return PRNGKeyArray(self._base_array.reshape(shape + (2,)))
+
+  def __len__(self):
+    if not self.shape:
+      raise TypeError("len() of unsized object")
+    return self.shape[0]
+
+  def __iter__(self):
+    if not self.shape:
+      raise TypeError("iteration over a 0-d key array")
+    return (PRNGKeyArray(d) for d in self._base_array)
+
+  def __getitem__(self, idx) -> PRNGKeyArray:
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    # The key-word axis stays whole: it follows an Ellipsis (the user's, or one we add).
+    tail = (slice(None),) if any(i is Ellipsis for i in idx) else (Ellipsis, slice(None))
+    return PRNGKeyArray(self._base_array[idx + tail])
+
+  def __eq__(self, other):
+    if not isinstance(other, PRNGKeyArray):
+      return NotImplemented
+    from ember import numpy as jnp
+    return jnp.all(self._base_array == other._base_array, axis=-1)
+
+  def __ne__(self, other):
+    eq = self.__eq__(other)
+    return eq if eq is NotImplemented else ~eq
+
+  __hash__ = None
+
+  def block_until_ready(self) -> PRNGKeyArray:
+    self._base_array.block_until_ready()
+    return self
+
+  def __repr__(self):
+    data = self._base_array
+    if isinstance(data, Tracer):
+      return f"Traced<{self.dtype}{list(self.shape)}>overlaying:\n{data!r}"
+    return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{np.asarray(data)}"
+
+  __str__ = __repr__
+
+
+pytree.register_pytree_node(PRNGKeyArray, lambda k: ((k._base_array,), None),
+                            lambda _, children: PRNGKeyArray(children[0]))
+
+
+# --- checking keys ----------------------------------------------------------------------------
+
+def _invalid(msg: str) -> TypeError:
+  return TypeError(f"JAX encountered invalid PRNG key data: {msg}")
+
+
+def _check_key_data(data):
+  """Validate raw key data (uint32[..., 2]) with JAX's messages."""
+  if not all(hasattr(data, a) for a in ("ndim", "shape", "dtype")):
+    raise _invalid(f"expected key_data to have ndim, shape, and dtype attributes. Got {data}")
+  if data.ndim < 1:
+    raise _invalid(f"expected key_data.ndim >= 1; got ndim={data.ndim}")
+  if tuple(data.shape[-1:]) != threefry_prng_impl.key_shape:
+    raise _invalid(f"expected key_data.shape to end with {threefry_prng_impl.key_shape}; got "
+                   f"shape={tuple(data.shape)} for impl={threefry_prng_impl}")
+  if data.dtype != _U32:
+    raise _invalid(f"expected key_data.dtype = uint32; got dtype={data.dtype}")
+
+
+def check_key(name: str, key, *, single: bool = True):
+  """The key data of a raw or typed key, and whether it was typed.
+
+  Raises JAX's errors for values that are not keys and, with ``single``, for arrays of keys.
+  """
+  if type(key) is PRNGKeyArray:
+    data, typed = key._base_array, True
+    if single and np.ndim(data) != 1:
+      raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
+                       f"{key.shape} != (). Use jax.vmap for batching.")
+    return data, typed
+  aval = getattr(key, "aval", None)
+  if aval is not None and aval.shape == (2,) and aval.dtype == _U32:
+    return key, False  # the common case: one raw key on the device
+  if isinstance(key, (list, tuple)):
+    raise TypeError(f"unexpected PRNG key type {type(key)}")
+  _check_key_data(key)
+  if single and key.ndim != 1:
+    raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
+                     f"{tuple(key.shape)} != (). Use jax.vmap for batching.")
+  return key, False
+
+
+def _check_impl(impl) -> None:
+  if impl is None or impl == "threefry2x32" or impl is threefry_prng_impl:
+    return
+  known = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg", "threefry4x32")
+  if impl in known:
+    raise NotImplementedError(f"ember implements only the threefry2x32 PRNG, not {impl!r}.")
+  raise ValueError(f'unrecognized PRNG implementation "{impl}". Did you mean one of: '
+                   + ", ".join(f'"{k}"' for k in known) + "?")
+
+
+# --- public key functions ---------------------------------------------------------------------
+
+def _seed(name: str, seed):
+  if isinstance(seed, int):  # JAX reads Python ints as int64, then truncates them without x64
+    seed = np.int64(seed)
+  if isinstance(seed, np.generic) and seed.dtype.itemsize == 8 and not config.x64_enabled:
+    seed = seed.astype(np.dtype(seed.dtype.str.replace("8", "4")))
+  aval = get_aval(seed)
+  if aval.shape:
+    raise TypeError(f"{name} accepts a scalar seed, but was given an array of shape "
+                    f"{aval.shape} != (). Use jax.vmap for batching")
+  if not (dtypes.is_integer(aval.dtype) or aval.dtype == np.bool_):
+    raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
+  if aval.dtype == np.bool_:
+    seed = lax.convert_element_type(seed, _U32)
+  return jitted(threefry_seed)(seed)
+
+
+def PRNGKey(seed, *, impl=None):
+  """A raw key (a uint32[2] array) from an integer seed.
+
+  Python ints are read as int64 and, with x64 off, truncated to 32 bits, as in JAX.
+
+  Example:
+      >>> PRNGKey(42)
+      Array([ 0, 42], dtype=uint32)
+  """
+  _check_impl(impl)
+  return _seed("PRNGKey", seed)
+
+
+def key(seed, *, impl=None, dtype=None) -> PRNGKeyArray:
+  """A typed key (a ``PRNGKeyArray`` of shape ``()``) from an integer seed.
+
+  Example:
+      >>> key(7)
+      Array((), dtype=key<fry>) overlaying:
+      [0 7]
+  """
+  _check_impl(impl)
+  return PRNGKeyArray(_seed("key", seed))
+
+
+def key_dtype(impl_spec=None) -> KeyDType:
+  """The dtype of typed keys (``key<fry>``)."""
+  _check_impl(impl_spec)
+  return _KEY_DTYPE
+
+
+def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
+  """Typed keys over raw key data of shape ``(..., 2)``, dtype uint32.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> wrap_key_data(jnp.zeros((3, 2), jnp.uint32)).shape
+      (3,)
+  """
+  _check_impl(impl)
+  if type(key_bits_array) is PRNGKeyArray:
+    raise _invalid("expected key_data.ndim >= 1; got ndim=0")
+  _check_key_data(key_bits_array)
+  return PRNGKeyArray(key_bits_array)
+
+
+def key_data(keys):
+  """The uint32 key data of typed keys; raw keys come back as they are."""
+  data, _ = check_key("key_data", keys, single=False)
+  return data
+
+
+def key_impl(keys) -> str:
+  """The name of the keys' PRNG implementation: ``'threefry2x32'``."""
+  check_key("key_impl", keys, single=False)
+  return threefry_prng_impl.name
+
+
+def clone(key):
+  """The key itself: ember's arrays are immutable, so no copy is needed (JAX's clone exists for
+  its experimental key reuse checks)."""
+  check_key("clone", key, single=False)
+  return key
+
+
+def _wrap_like(typed: bool, data):
+  return PRNGKeyArray(data) if typed else data
+
+
+def split(key, num: int | Sequence[int] = 2):
+  """``num`` new keys (an int, or a shape of keys) from one key.
+
+  Example:
+      >>> split(PRNGKey(0))
+      Array([[1797259609, 2579123966],
+             [ 928981903, 3453687069]], dtype=uint32)
+  """
+  data, typed = check_key("split", key)
+  shape = tuple(num) if isinstance(num, Sequence) else (operator.index(num),)
+  shape = canonicalize_shape(shape, "split")
+  return _wrap_like(typed, jitted(threefry_split, shape=shape)(data))
+
+
+def fold_in(key, data):
+  """A new key from a key and an integer (converted to uint32, as in JAX).
+
+  Example:
+      >>> fold_in(PRNGKey(0), 7)
+      Array([2716826189,  292468403], dtype=uint32)
+  """
+  kdata, typed = check_key("fold_in", key)
+  if isinstance(data, int):
+    data = np.asarray(data, _U32)  # out-of-range ints raise NumPy's OverflowError, as in JAX
+  shape = np.shape(data)
+  if shape:
+    raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {shape} != (). "
+                    "Use jax.vmap for batching.")
+  return _wrap_like(typed, jitted(_fold_in)(kdata, data))
+
+
+def _fold_in(key, data):
+  return threefry_fold_in(key, lax.convert_element_type(data, _U32))
+
+
+def bits(key, shape=(), dtype=None):
+  """Uniformly random unsigned integers (uint32, or uint64 with x64 on, by default).
+
+  Example:
+      >>> bits(PRNGKey(0), (4,))
+      Array([4070199207, 4202968722, 1427181096, 2012915765], dtype=uint32)
+  """
+  data, _ = check_key("bits", key)
+  if dtype is None:
+    dtype = dtypes.default_uint_dtype()
+  else:
+    dtypes.check_user_dtype_supported(dtype, "bits")
+    dtype = dtypes.canonicalize_dtype(dtype)
+  if not dtypes.is_unsigned(dtype):
+    raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
+  shape = canonicalize_shape(shape, "bits")
+  return jitted(threefry_random_bits, bit_width=dtype.itemsize * 8, shape=shape)(data)
