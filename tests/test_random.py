@@ -93,7 +93,6 @@ def test_wide_counters_match_flat_indices():
 
 # --- golden values from JAX -------------------------------------------------------------------
 
-_NOT_YET = ("gamma(", "beta(", "poisson(", "multivariate_normal(")  # need while_loop / linalg
 _SPECIAL = {  # golden names that are not plain expressions
     "categorical(PRNGKey(42), log([.1,.2,.7]), shape=(6,))": lambda: random.categorical(
         random.PRNGKey(42), jnp.log(jnp.array([.1, .2, .7])), shape=(6,)),
@@ -104,7 +103,7 @@ _SPECIAL = {  # golden names that are not plain expressions
     "jit(uniform)(PRNGKey(3), (3,))": lambda: ember.jit(random.uniform, static_argnums=1)(
         random.PRNGKey(3), (3,)),
 }
-_NAMESPACE = dict(vars(random), jnp=jnp, arange=jnp.arange, bfloat16=jnp.bfloat16,
+_NAMESPACE = dict(vars(random), jnp=jnp, arange=jnp.arange, zeros=jnp.zeros, bfloat16=jnp.bfloat16,
                   float16=np.float16, float64=np.float64, int64=np.int64, uint8=np.uint8,
                   uint16=np.uint16)
 
@@ -112,9 +111,7 @@ _NAMESPACE = dict(vars(random), jnp=jnp, arange=jnp.arange, bfloat16=jnp.bfloat1
 def _golden_params():
   for mode in ("x64_off", "x64_on"):
     for name in GOLDEN.get(mode, {}):
-      marks = [pytest.mark.skip(reason="sampler not implemented yet (needs while_loop/linalg)")
-               ] if name.startswith(_NOT_YET) else []
-      yield pytest.param(mode, name, marks=marks, id=f"{mode}-{name}")
+      yield pytest.param(mode, name, id=f"{mode}-{name}")
 
 
 @pytest.mark.skipif(not GOLDEN, reason=f"golden file not found at {_GOLDEN_PATH}")

@@ -266,3 +266,110 @@ def test_parameters_broadcast_to_the_shape():
 def test_sampler_errors(fn, exc, match):
   with pytest.raises(exc, match=match):
     fn()
+
+
+# --- samplers built on loops and linear algebra (gamma family, poisson, multivariate_normal,
+# orthogonal, ball) ----------------------------------------------------------------------------
+
+
+GKEY = random.PRNGKey(0)
+
+# JAX 0.10.2's samples (float32, as float.hex), for the samplers the golden file lacks.
+_JAX_VALUES = [
+    ("loggamma(KEY3, 0.5, (3,))", ['-0x1.00a3bc0000000p+1', '-0x1.6f87320000000p+0', '-0x1.1cb42a0000000p+0']),
+    ("dirichlet(KEY3, jnp.array([0.5, 2.0]), (2,))", ['0x1.2472ba0000000p-3', '0x1.b6e3520000000p-1', '0x1.4409e20000000p-2', '0x1.5dfb0e0000000p-1']),
+    ("chisquare(KEY3, 4.0, (3,))", ['0x1.4468e80000000p+0', '0x1.9de1940000000p+0', '0x1.764db00000000p+3']),
+    ("t(KEY3, 5.0, (3,))", ['-0x1.3400080000000p+1', '-0x1.adbabc0000000p+0', '-0x1.11538a0000000p-1']),
+    ("f(KEY3, 3.0, 7.0, (3,))", ['0x1.33f0320000000p+1', '0x1.b980fc0000000p-1', '0x1.aadcaa0000000p-1']),
+    ("generalized_normal(KEY3, 1.5, (3,))", ['0x1.5368320000000p-4', '-0x1.fae15e0000000p-1', '0x1.81f0900000000p-1']),
+    ("ball(KEY3, 2, 1.5, (2,))", ['0x1.5b6b3a0000000p-1', '0x1.20ff5e0000000p-1', '0x1.79a3f40000000p-2', '0x1.9ed2d40000000p-2']),
+    ("orthogonal(KEY3, 2)", ['-0x1.eefb0c0000000p-1', '0x1.05d33c0000000p-2', '0x1.05d33c0000000p-2', '0x1.eefb100000000p-1']),
+]
+
+
+@pytest.mark.parametrize("expr, want", _JAX_VALUES)
+def test_bits_match_jax(expr, want):
+  got = eval(expr, dict(vars(random), KEY3=random.PRNGKey(3), jnp=jnp))
+  np.testing.assert_array_equal(np.ravel(got), np.array([float.fromhex(v) for v in want],
+                                                        np.float32))
+
+
+@pytest.mark.parametrize("name, sample, mean, var", [
+    ("gamma", lambda: random.gamma(GKEY, 2.5, (N,)), 2.5, 2.5),
+    ("beta", lambda: random.beta(GKEY, 2.0, 3.0, (N,)), 0.4, 0.04),
+    ("poisson_knuth", lambda: random.poisson(GKEY, 3.0, (N,)), 3.0, 3.0),
+    ("poisson_rejection", lambda: random.poisson(GKEY, 40.0, (N,)), 40.0, 40.0),
+])
+def test_gamma_family_moments(name, sample, mean, var):
+  x = np.asarray(sample(), np.float64)
+  assert x.shape == (N,)
+  sd = np.sqrt(var)
+  assert abs(x.mean() - mean) < 5 * sd / np.sqrt(N)
+  assert abs(x.var() / var - 1) < 0.15
+
+
+def test_loggamma_is_finite_for_tiny_a():
+  logs = random.loggamma(GKEY, 1e-3, (3,))  # gamma's samples underflow to 0 here
+  assert np.all(np.isfinite(logs)) and np.all(logs < 0)
+
+
+def test_gamma_broadcasts_a_and_stays_positive():
+  a = jnp.array([0.1, 1.0, 10.0])
+  x = random.gamma(GKEY, a, (500, 3))
+  assert x.shape == (500, 3) and bool(jnp.all(x > 0))
+  np.testing.assert_allclose(np.asarray(x).mean(0), a, rtol=0.2)
+
+
+def test_dirichlet_sums_to_one_with_mean_alpha_over_total():
+  alpha = jnp.array([1.0, 2.0, 3.0])
+  x = random.dirichlet(GKEY, alpha, (N,))
+  assert x.shape == (N, 3)
+  np.testing.assert_allclose(np.asarray(x).sum(-1), 1, rtol=1e-5)
+  np.testing.assert_allclose(np.asarray(x).mean(0), alpha / 6, atol=0.02)
+
+
+def test_poisson_zero_rate_and_dtype():
+  x = random.poisson(GKEY, jnp.array([0.0, 2.0, 100.0]), (3,), dtype=jnp.int16)
+  assert x.dtype == jnp.int16 and int(x[0]) == 0
+
+
+@pytest.mark.parametrize("method", ["cholesky", "eigh", "svd"])
+def test_multivariate_normal_covariance(method):
+  mean, cov = jnp.array([1.0, -2.0]), jnp.array([[2.0, 0.5], [0.5, 1.0]])
+  x = np.asarray(random.multivariate_normal(GKEY, mean, cov, (N,), method=method), np.float64)
+  np.testing.assert_allclose(x.mean(0), mean, atol=0.1)
+  np.testing.assert_allclose(np.cov(x.T), cov, atol=0.15)
+
+
+def test_orthogonal_and_ball():
+  q = np.asarray(random.orthogonal(GKEY, 4, (3,)), np.float64)
+  np.testing.assert_allclose(q @ np.swapaxes(q, -1, -2), np.broadcast_to(np.eye(4), q.shape),
+                             atol=1e-5)
+  wide = np.asarray(random.orthogonal(GKEY, 2, m=3), np.float64)
+  np.testing.assert_allclose(wide @ wide.T, np.eye(2), atol=1e-5)
+  b = np.asarray(random.ball(GKEY, 3, 2, (N,)), np.float64)
+  r = np.linalg.norm(b, axis=-1)
+  assert b.shape == (N, 3) and r.max() <= 1
+  assert abs(np.mean(r ** 3) - 0.5) < 0.03  # uniform in the ball: r**3 is uniform on [0, 1]
+
+
+def test_jit_and_vmap_over_keys_match_eager():
+  keys = random.split(GKEY, 3)
+  want = np.stack([random.gamma(k, 1.5, (2,)) for k in keys])
+  np.testing.assert_array_equal(ember.vmap(lambda k: random.gamma(k, 1.5, (2,)))(keys), want)
+  # Under an outer jit XLA may fuse the final division differently: equal up to rounding.
+  np.testing.assert_allclose(ember.jit(lambda k: random.beta(k, 2.0, 3.0, (2,)))(GKEY),
+                             random.beta(GKEY, 2.0, 3.0, (2,)), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn, exc", [
+    (lambda: random.dirichlet(GKEY, 1.0), ValueError),
+    (lambda: random.multivariate_normal(GKEY, jnp.zeros(2), jnp.eye(3)), ValueError),
+    (lambda: random.multivariate_normal(GKEY, jnp.zeros(2), jnp.eye(2), method="lu"), ValueError),
+    (lambda: random.gamma(GKEY, jnp.ones(3), (2,)), ValueError),
+    (lambda: random.gamma(GKEY, 1.0, dtype=jnp.int32), ValueError),
+    (lambda: ember.grad(lambda a: random.gamma(GKEY, a))(2.0), NotImplementedError),
+])
+def test_gamma_family_errors(fn, exc):
+  with pytest.raises(exc):
+    fn()

@@ -24,9 +24,9 @@ Differences from JAX:
   ``reshape``, ``T`` and ``==``; jnp functions do not accept it.
 - Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
   ``random_bits``/``random_wrap`` primitives.
-- Only the threefry2x32 implementation exists; ``gamma``, ``loggamma``, ``beta``, ``dirichlet``,
-  ``poisson``, ``binomial``, ``multinomial``, ``t``, ``chisquare``, ``f``, ``generalized_normal``,
-  ``ball``, ``orthogonal`` and ``multivariate_normal`` are not implemented yet.
+- Only the threefry2x32 implementation exists; ``binomial`` and ``multinomial`` are not
+  implemented yet, and ``gamma``
+  (with ``beta``, ``dirichlet``, ``t``...) has no gradient with respect to its shape parameter.
 """
 from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,
                                 key_impl, key_dtype, split, wrap_key_data)
@@ -35,6 +35,9 @@ from ember.random._samplers import (cauchy, exponential, gumbel, laplace, logist
                                     truncated_normal, uniform, wald, weibull_min)
 from ember.random._discrete import (bernoulli, categorical, choice, double_sided_maxwell,
                                     geometric, permutation, rademacher, randint)
+from ember.random._gamma_family import (ball, beta, chisquare, dirichlet, f, gamma,
+                                        generalized_normal, loggamma, multivariate_normal,
+                                        orthogonal, poisson, t)
 
 __all__ = [
     "PRNGKey", "PRNGKeyArray", "key", "key_data", "key_impl", "key_dtype", "wrap_key_data",
@@ -43,4 +46,6 @@ __all__ = [
     "cauchy", "lognormal", "pareto", "weibull_min", "maxwell", "double_sided_maxwell",
     "rayleigh", "wald", "triangular",
     "randint", "bernoulli", "rademacher", "geometric", "categorical", "choice", "permutation",
+    "gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
+    "multivariate_normal", "generalized_normal", "ball", "orthogonal",
 ]
