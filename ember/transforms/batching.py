@@ -21,6 +21,7 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -28,6 +29,7 @@ import numpy as np
 import optree
 
 from ember import pytree
+from ember.backend.compile import LRUCache
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr
@@ -257,18 +259,12 @@ def batch_jaxpr(closed: ClosedJaxpr, size: int, in_dims: Sequence, axis_name=Non
 
 
 def _named(axis_name, size):
-  import contextlib
   if axis_name is None:
     return contextlib.nullcontext()
   return core.extend_axis_env(axis_name, size)
 
 
-def _lazy_cache():
-  from ember.backend.compile import LRUCache
-  return LRUCache(512)
-
-
-_jaxpr_cache = _lazy_cache()
+_jaxpr_cache = LRUCache(512)  # batched jaxprs of call primitives, by jaxpr, dims and axis
 
 
 # --- vmap ------------------------------------------------------------------------------------
