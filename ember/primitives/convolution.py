@@ -38,7 +38,7 @@ from ember.primitives.elementwise import _real_dtype, _same_dtypes
 from ember.primitives.linalg import DotAlgorithmPreset, Precision
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms import batching
-from ember.transforms.ad_util import Zero, add_tangents, is_undefined, tangent_aval
+from ember.transforms.ad_util import Zero, bilinear_jvp, is_undefined
 
 __all__ = ["ConvDimensionNumbers", "dilate_shape", "stride_dim", "vjp_lhs_padding"]
 
@@ -300,18 +300,6 @@ conv_general_dilated_p.pp_params = _conv_pp_params
 
 # --- autodiff: bilinear -----------------------------------------------------------------------
 
-def _conv_jvp(primals, tangents, **params):
-  """d conv(x, y) = conv(dx, y) + conv(x, dy), with the primal's params."""
-  (x, y), (tx, ty) = primals, tangents
-  out = conv_general_dilated_p.bind(x, y, **params)
-  t = Zero(tangent_aval(get_aval(out)))
-  if type(tx) is not Zero:
-    t = conv_general_dilated_p.bind(tx, y, **params)
-  if type(ty) is not Zero:
-    t = add_tangents(t, conv_general_dilated_p.bind(x, ty, **params))
-  return out, t
-
-
 def _as_dtype(x, dtype):
   from ember import lax
   return x if get_aval(x).dtype == dtype else lax.convert_element_type(x, dtype)
@@ -377,7 +365,8 @@ def _conv_transpose(ct, lhs, rhs, **params):
   return [None, ct_rhs]
 
 
-conv_general_dilated_p.def_rules(jvp=_conv_jvp, transpose=_conv_transpose)
+conv_general_dilated_p.def_rules(jvp=bilinear_jvp(conv_general_dilated_p),
+                                 transpose=_conv_transpose)
 
 
 # --- batching ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, element_type
 from ember.transforms import batching
-from ember.transforms.ad_util import Zero, add_tangents, is_undefined, tangent_aval
+from ember.transforms.ad_util import Zero, bilinear_jvp, is_undefined
 
 __all__ = ["Precision", "DotAlgorithmPreset", "canonicalize_precision"]
 
@@ -318,18 +318,6 @@ dot_general_p.def_rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_gen
 dot_general_p.pp_params = _dot_general_pp_params
 
 
-def _dot_general_jvp(primals, tangents, **params):
-  """Bilinear: d(x . y) = dx . y + x . dy, with the primal's params."""
-  (x, y), (tx, ty) = primals, tangents
-  out = dot_general_p.bind(x, y, **params)
-  t = Zero(tangent_aval(get_aval(out)))
-  if type(tx) is not Zero:
-    t = dot_general_p.bind(tx, y, **params)
-  if type(ty) is not Zero:
-    t = add_tangents(t, dot_general_p.bind(x, ty, **params))
-  return out, t
-
-
 def _free_dims(ndim: int, contract: Sequence[int], batch: Sequence[int]) -> list[int]:
   return [d for d in range(ndim) if d not in contract and d not in batch]
 
@@ -375,7 +363,7 @@ def _dot_general_transpose(ct, x, y, *, dimension_numbers, **params):
   return [ct_x, ct_y]
 
 
-dot_general_p.def_rules(jvp=_dot_general_jvp, transpose=_dot_general_transpose)
+dot_general_p.def_rules(jvp=bilinear_jvp(dot_general_p), transpose=_dot_general_transpose)
 
 
 # --- batching ---------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined", "instantiate", "zeros_like_aval",
-           "add_tangents", "tangent_aval", "defjvp", "deflinear", "deflinear_unary",
+           "add_tangents", "tangent_aval", "bilinear_jvp", "defjvp", "deflinear", "deflinear_unary",
            "standard_jvp_linear", "float0", "flatten_fun", "split_aux"]
 
 float0 = np.dtype([("float0", np.void, 0)])
@@ -154,6 +154,21 @@ def standard_jvp_linear(prim):
     ts = [instantiate(t) for t in tangents]
     return out, prim.bind(*ts, **params)
   return rule
+
+
+def bilinear_jvp(prim) -> Callable:
+  """The jvp of an op linear in each of its two operands (dot_general, convolutions):
+  d f(x, y) = f(dx, y) + f(x, dy), with the primal's params."""
+  def jvp(primals, tangents, **params):
+    (x, y), (tx, ty) = primals, tangents
+    out = prim.bind(x, y, **params)
+    t = Zero(tangent_aval(get_aval(out)))
+    if type(tx) is not Zero:
+      t = prim.bind(tx, y, **params)
+    if type(ty) is not Zero:
+      t = add_tangents(t, prim.bind(x, ty, **params))
+    return out, t
+  return jvp
 
 
 def deflinear(prim, transpose: Callable) -> None:

@@ -25,7 +25,7 @@ from ember.core.jaxpr import Jaxpr, Literal, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
-from ember.transforms.jvp import JVPTrace
+from ember.transforms.jvp import jvp_flat
 from ember.transforms.staging import DynamicJaxprTrace, JaxprTracer
 
 __all__ = ["LinearizeTrace", "linearize_flat", "backward_pass", "linearize", "vjp", "grad",
@@ -61,18 +61,11 @@ def linearize_flat(fun: Callable, primals: Sequence):
   parent = core.current_trace()
   lin = LinearizeTrace(parent)
   in_avals = [tangent_aval(core.get_aval(p)) for p in primals]
-  tangents = [lin.new_arg(a) for a in in_avals]
-  jvp_trace = JVPTrace(lin)
-  ins = [jvp_trace.wrap(p, Zero(a) if a.dtype == float0 else t)
-         for p, t, a in zip(primals, tangents, in_avals)]
+  args = [lin.new_arg(a) for a in in_avals]  # one input per primal, float0 ones unread
+  tangents = [Zero(a) if a.dtype == float0 else t for t, a in zip(args, in_avals)]
   try:
-    with core.set_current_trace(jvp_trace):
-      outs = fun(*ins)
-    primals_out, tangents_out = [], []
-    for x in outs:
-      p, t = jvp_trace.unpack(x)
-      primals_out.append(p)
-      tangents_out.append(t)
+    with core.set_current_trace(lin):
+      primals_out, tangents_out = jvp_flat(fun, primals, tangents)
     out_avals = [tangent_aval(core.get_aval(p)) for p in primals_out]
     zero_out = [type(t) is Zero for t in tangents_out]
     with core.set_current_trace(lin):
