@@ -469,6 +469,130 @@ def _rfft2(L):
     return Bench(lambda: f(x).block_until_ready())
 
 
+@case("jnp_mean_axis0_eager", target=1.0, has_numpy=True,
+      desc="eager jnp.mean(x, axis=0) of a 16x8 float32 array: a typical jnp wrapper's overhead")
+def _mean_eager(L):
+    x = L.jnp.asarray(np.arange(128, dtype=np.float32).reshape(16, 8))
+    if L.is_numpy:
+        return Bench(lambda: L.jnp.mean(x, axis=0))
+    return Bench(lambda: L.jnp.mean(x, axis=0).block_until_ready())
+
+
+@case("jnp_200_calls_trace", target=1.0, has_numpy=False,
+      desc="make_jaxpr of a fresh function of 200 mixed jnp calls (where, clip, mean, exp, "
+           "concatenate, reshape, ...) on a 32x32 array (a new closure each time: no cache)")
+def _jnp_trace(L):
+    jax, jnp = L.jax, L.jnp
+    x = jnp.ones((32, 32), np.float32)
+
+    def make(scale):
+        def f(x):
+            for i in range(20):
+                y = jnp.where(x > 0.5, x, -x)
+                y = jnp.clip(y, -1.0, 1.0) + jnp.mean(y, axis=0)
+                y = jnp.exp(-jnp.abs(y)) * jnp.sin(y)
+                z = jnp.concatenate([y[:16], y[16:]], axis=0).reshape(32, 32)
+                x = jnp.tanh(z @ x.T) + jnp.sum(z, axis=1, keepdims=True) * scale
+            return x
+        return f
+
+    count = [0]
+
+    def stmt():
+        count[0] += 1
+        return jax.make_jaxpr(make(1e-3 + count[0] * 1e-9))(x)
+
+    return Bench(stmt, max_number=1)
+
+
+# --- sharded programs (run with --xla-flags=--xla_force_host_platform_device_count=8) ---
+
+def _mesh(L, shape, names):
+    if L.jax.device_count() < int(np.prod(shape)):
+        raise RuntimeError("needs %d devices: run with "
+                           "--xla-flags=--xla_force_host_platform_device_count=8" % np.prod(shape))
+    auto = (L.jax.sharding.AxisType.Auto,) * len(names)
+    return L.jax.make_mesh(shape, names, axis_types=auto)
+
+
+def _seed_matmul(L):
+    jax, jnp = L.jax, L.jnp
+    P, NS = jax.sharding.PartitionSpec, jax.sharding.NamedSharding
+    mesh = _mesh(L, (4, 2), ("x", "y"))
+
+    def matmul_basic(a_block, b_block):
+        return jax.lax.psum(jnp.dot(a_block, b_block), "y")
+
+    f = jax.shard_map(matmul_basic, mesh=mesh, in_specs=(P("x", "y"), P("y", None)),
+                      out_specs=P("x", None))
+    a = jax.device_put(jnp.arange(8 * 16.0).reshape(8, 16), NS(mesh, P("x", "y")))
+    b = jax.device_put(jnp.arange(16 * 4.0).reshape(16, 4), NS(mesh, P("y", None)))
+    return f, a, b
+
+
+@case("shard_map_matmul_4x2", target=1.1, has_numpy=False,
+      desc="jit of seed 000's shard_map matmul (psum over 'y') on a 4x2 CPU mesh, cached call")
+def _shard_map_matmul(L):
+    f, a, b = _seed_matmul(L)
+    g = L.jax.jit(f)
+    return Bench(lambda: g(a, b).block_until_ready())
+
+
+def _dp_mlp(L):
+    jax, jnp = L.jax, L.jnp
+    P, NS = jax.sharding.PartitionSpec, jax.sharding.NamedSharding
+    mesh = _mesh(L, (8,), ("batch",))
+    rng = np.random.RandomState(0)
+    sizes = [64, 128, 128, 10]
+    params = [(jnp.asarray(rng.randn(m, n).astype(np.float32) / np.sqrt(m)),
+               jnp.zeros(n, np.float32)) for m, n in zip(sizes[:-1], sizes[1:])]
+    x = jax.device_put(jnp.asarray(rng.randn(256, 64).astype(np.float32)),
+                       NS(mesh, P("batch")))
+    y = jax.device_put(jnp.asarray(rng.randint(0, 10, 256).astype(np.int32)),
+                       NS(mesh, P("batch")))
+    params = jax.device_put(params, NS(mesh, P()))
+
+    def loss(params, x, y):
+        for w, b in params[:-1]:
+            x = jnp.tanh(x @ w + b)
+        w, b = params[-1]
+        logits = x @ w + b
+        logp = logits - jax.nn.logsumexp(logits, axis=1, keepdims=True) \
+            if hasattr(jax, "nn") else logits
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+
+    def step(params, x, y):
+        grads = jax.lax.pmean(jax.grad(loss)(params, x, y), "batch")
+        return jax.tree.map(lambda p, g: p - 0.01 * g, params, grads)
+
+    f = jax.shard_map(step, mesh=mesh, in_specs=(P(), P("batch"), P("batch")), out_specs=P())
+    return f, params, x, y
+
+
+@case("data_parallel_mlp_step_8dev", target=1.1, has_numpy=False,
+      desc="jit(shard_map) MLP 64-128-128-10 SGD step, batch 256 over 8 CPU devices, pmean'd "
+           "grads, cached call")
+def _dp_step(L):
+    f, params, x, y = _dp_mlp(L)
+    g = L.jax.jit(f)
+    return Bench(lambda: block_tree(g(params, x, y)))
+
+
+@case("shard_map_compile_time", target=1.0, has_numpy=False,
+      desc="jit(shard_map data-parallel MLP step).lower(...).compile() of a fresh function "
+           "(trace + lower + SPMD compile for 8 devices)")
+def _dp_compile(L):
+    f, params, x, y = _dp_mlp(L)
+    count = [0]
+
+    def stmt():
+        count[0] += 1
+        scale = 1.0 + count[0] * 1e-6
+        return L.jax.jit(lambda *a: f(*a)[0][0] * scale).lower(params, x, y).compile()
+
+    return Bench(stmt, max_number=1)
+
+
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------

@@ -29,12 +29,24 @@ from ember.transforms.batching import vmap  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
 from ember import typing, flatten_util, ops, test_util  # noqa: E402,F401
 from ember import random  # noqa: E402,F401
+from ember import nn, scipy  # noqa: E402,F401
+from ember import dlpack  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape  # noqa: E402
+from ember import sharding, debug  # noqa: E402,F401
+from ember import distributed  # noqa: E402,F401
+from ember.backend.assemble import (  # noqa: E402
+    make_array_from_callback, make_array_from_single_device_arrays,
+    make_array_from_process_local_data)
+from ember.sharding import make_mesh, set_mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+from ember.transforms.shard_map import shard_map  # noqa: E402
 
 __all__ = [
     "config", "enable_x64", "Array", "ShapeDtypeStruct", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
     "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
     "errors", "lax", "numpy", "random", "tree", "tree_util",
+    "sharding", "make_mesh", "set_mesh", "NamedSharding", "P", "shard_map",
+    "make_array_from_callback", "make_array_from_single_device_arrays",
+    "make_array_from_process_local_data",
 ]

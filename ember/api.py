@@ -10,15 +10,16 @@ from ember import pytree
 from ember.backend import client as backend_client
 from ember.backend.array import (ArrayImpl, abstractify, copy_to_device, device_of,
                                  device_put_value)
-from ember.backend.sharding import SingleDeviceSharding
+from ember.backend import spmd
+from ember.backend.sharding import NamedSharding, SingleDeviceSharding
 from ember.core.trace import Tracer
 
 __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape"]
 
 
 def _resolve_device(device):
-  if device is None:
-    return None
+  if device is None or isinstance(device, NamedSharding):
+    return device
   if isinstance(device, SingleDeviceSharding):
     return device._device
   if hasattr(device, "_device_assignment") or hasattr(device, "device_set"):
@@ -37,10 +38,12 @@ def _resolve_device(device):
 def _put_leaf(x, device):
   if isinstance(x, Tracer):
     return x
+  if isinstance(device, NamedSharding):
+    return spmd.put_sharded(x, device)
   if type(x) is ArrayImpl:
     if device is None:
       return x
-    if x._committed and device_of(x) == device:
+    if x._committed and not spmd.is_sharded(x) and device_of(x) == device:
       return x
     return copy_to_device(x, device, committed=True)
   aval = abstractify(x)
@@ -50,6 +53,9 @@ def _put_leaf(x, device):
 
 def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
   """Place the leaves of ``x`` on ``device`` (committed) or on the default device (uncommitted).
+
+  ``device`` may also be a ``NamedSharding``, which lays each leaf out over its mesh, or a pytree
+  of devices and shardings matching ``x``.
 
   Example:
       >>> import ember

@@ -42,6 +42,7 @@ class Config:
       "jax_compilation_cache_dir": None,
       "jax_persistent_cache_min_compile_time_secs": 1.0,
       "jax_threefry_partitionable": True,
+      "jax_cpu_collectives_implementation": "gloo",
   }
 
   def __init__(self):

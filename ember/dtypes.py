@@ -86,7 +86,15 @@ all_dtypes = (
     _bool, _i8, _i16, _i32, _i64, _u8, _u16, _u32, _u64,
     _bf16, _f16, _f32, _f64, _c64, _c128,
 )
-_SUPPORTED = frozenset(all_dtypes) | {float0}
+#: The narrow ml_dtypes types (8/6/4-bit floats, 2/4-bit integers). Arrays may hold them (as in
+#: JAX, the 6-bit floats fail in XLA), but they promote only with themselves and weak types.
+narrow_float_dtypes = tuple(np.dtype(getattr(ml_dtypes, n)) for n in (
+    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn",
+    "float6_e3m2fn"))
+narrow_int_dtypes = tuple(np.dtype(getattr(ml_dtypes, n)) for n in ("int2", "int4", "uint2",
+                                                                    "uint4"))
+_SUPPORTED = frozenset(all_dtypes) | {float0} | set(narrow_float_dtypes + narrow_int_dtypes)
 
 #: Dtype of each Python scalar type before canonicalization.
 python_scalar_dtypes = {bool: _bool, int: _i64, float: _f64, complex: _c128}
@@ -95,10 +103,8 @@ _X64_TO_32 = {_i64: _i32, _u64: _u32, _f64: _f32, _c128: _c64}
 
 # Kinds of the ml_dtypes scalar types (NumPy reports them all as kind 'V').
 _ML_KINDS = {np.dtype(bfloat16).type: "f"}
-for _name, _kind_char in (("float8_e4m3fn", "f"), ("float8_e5m2", "f"), ("int4", "i"),
-                          ("uint4", "u"), ("int2", "i"), ("uint2", "u")):
-  if hasattr(ml_dtypes, _name):
-    _ML_KINDS[getattr(ml_dtypes, _name)] = _kind_char
+for _narrow in narrow_float_dtypes + narrow_int_dtypes:
+  _ML_KINDS[_narrow.type] = _narrow.name[0] if _narrow.name[0] in "fu" else "i"
 
 _KIND_PARENTS = {
     "f": frozenset({np.floating, np.inexact, np.number, np.generic}),
@@ -444,12 +450,13 @@ _WEAK_BY_KIND = {"b": _bool, "i": _WEAK_INT, "u": _WEAK_INT, "f": _WEAK_FLOAT,
 # Immediate successors in JAX's standard promotion lattice (the published diagram).
 _STANDARD_EDGES = {
     _bool: [_WEAK_INT],
-    _WEAK_INT: [_u8, _i8],
+    _WEAK_INT: [_u8, _i8, *narrow_int_dtypes],
     _u8: [_u16, _i16], _u16: [_u32, _i32], _u32: [_u64, _i64], _u64: [_WEAK_FLOAT],
     _i8: [_i16], _i16: [_i32], _i32: [_i64], _i64: [_WEAK_FLOAT],
-    _WEAK_FLOAT: [_bf16, _f16, _WEAK_COMPLEX],
+    _WEAK_FLOAT: [_bf16, _f16, _WEAK_COMPLEX, *narrow_float_dtypes],
     _bf16: [_f32], _f16: [_f32], _f32: [_f64, _c64], _f64: [_c128],
     _WEAK_COMPLEX: [_c64], _c64: [_c128], _c128: [],
+    **{dt: [] for dt in narrow_float_dtypes + narrow_int_dtypes},
 }
 
 # In strict mode only weak types may be promoted, and only within their category or up.
@@ -532,12 +539,26 @@ def _lattice_node(dt: Any, weak: bool):
   return node
 
 
+def _check_narrow_promotion(nodes: list, names: list) -> None:
+  """JAX's error when a failed promotion involves a narrow type (they never promote)."""
+  for node in nodes:
+    if node in narrow_int_dtypes or node in narrow_float_dtypes:
+      what, target = (("1-bit, 2-bit and 4-bit integers", "int32") if node in narrow_int_dtypes
+                      else (f"{node.name[5]}-bit floats", "float32"))
+      raise TypePromotionError(
+          f"Input dtypes {tuple(names)} have no available implicit dtype promotion path. To "
+          f"avoid unintended promotion, {what} do not support implicit promotion. If you'd "
+          "like your inputs to be promoted to another type, you can do so explicitly using "
+          f"e.g. x.astype('{target}')")
+
+
 def _join_all(nodes: list, mode: str, names: list):
   joins = _JOINS[mode]
   out = nodes[0]
   for node in nodes[1:]:
     out = joins[(out, node)]
     if out is None:
+      _check_narrow_promotion(nodes, names)
       listed = ", ".join(sorted(set(names)))
       raise TypePromotionError(
           f"Input dtypes ({listed}) have no available implicit dtype promotion path when "
@@ -688,14 +709,17 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
 
 
 def to_inexact_dtype(dt: Any):
-  """``dt`` if it is floating or complex, else the default float dtype.
+  """``dt`` if it is floating or complex; for bool and integers of up to 32 bits float32, and
+  for 64-bit integers the default float dtype (float64 with x64 on), as JAX does.
 
   Example:
       >>> to_inexact_dtype('int8'), to_inexact_dtype(bfloat16)
       (dtype('float32'), dtype(bfloat16))
   """
   np_dt = _as_np_dtype(dt)
-  return np_dt if is_inexact(np_dt) else default_float_dtype()
+  if is_inexact(np_dt):
+    return np_dt
+  return default_float_dtype() if np_dt.itemsize == 8 else np.dtype(np.float32)
 
 
 def to_complex_dtype(dt: Any):
@@ -779,6 +803,8 @@ _SHORT_NAMES = {
     _u8: "u8", _u16: "u16", _u32: "u32", _u64: "u64",
     _bf16: "bf16", _f16: "f16", _f32: "f32", _f64: "f64", _c64: "c64", _c128: "c128",
     float0: "float0",
+    **{dt: dt.name.replace("float", "f").replace("uint", "u").replace("int", "i")
+       for dt in narrow_float_dtypes + narrow_int_dtypes},
 }
 
 _MLIR_TYPES = {
@@ -786,6 +812,8 @@ _MLIR_TYPES = {
     _u8: "ui8", _u16: "ui16", _u32: "ui32", _u64: "ui64",
     _bf16: "bf16", _f16: "f16", _f32: "f32", _f64: "f64",
     _c64: "complex<f32>", _c128: "complex<f64>",
+    **{dt: "f" + dt.name[5] + dt.name[7:].upper() for dt in narrow_float_dtypes},
+    **{dt: dt.name.replace("nt", "") for dt in narrow_int_dtypes},
 }
 
 

@@ -1,11 +1,10 @@
-"""Test setup: 8 CPU devices (as the seeds use) and x64 restored after every test."""
-import os
+"""Test setup: x64 restored after every test (the 8 CPU devices come from ../conftest.py)."""
+import pytest
 
-os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+import ember
 
-import pytest  # noqa: E402
-
-import ember  # noqa: E402
+# tests/data holds fixtures and the scripts that made them with JAX (run by hand, never collected).
+collect_ignore_glob = ["data/*"]
 
 
 @pytest.fixture(autouse=True)

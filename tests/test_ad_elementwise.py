@@ -411,3 +411,13 @@ def test_jvp_jaxprs_print_like_jax():
   assert _jvp_jaxpr(lax.add, x, jnp.float32(2)) == (
       "{ lambda ; a:f32[3] b:f32[]. let\n    c:f32[3] = add a b\n    d:f32[3] = add a b\n"
       "  in (c, d) }")
+
+
+def test_bessel_ie_one_element_arrays_match_scipy():
+  """Regression: the series must not overflow when XLA simplifies tiny (1-element) programs."""
+  import scipy.special as sp
+  for x in [0.0, 0.1, 3.0, 10.0, 19.9, 20.0, 25.0, -7.0]:
+    np.testing.assert_allclose(float(ember.lax.bessel_i0e(jnp.array([x]))[0]), sp.i0e(x),
+                               rtol=1e-6)
+    np.testing.assert_allclose(float(ember.lax.bessel_i1e(jnp.array([x]))[0]), sp.i1e(x),
+                               rtol=1e-6, atol=1e-30)

@@ -26,6 +26,8 @@ from ember.core.aval import ShapedArray
 from ember.core import trace as core
 from ember.core.errors import UnexpectedTracerError
 from ember.backend import client as backend_client
+from ember.backend import spmd
+from ember.backend.sharding import NamedSharding
 
 ArrayImpl = xc.ArrayImpl
 
@@ -106,7 +108,9 @@ core.register_aval_handler(np.ndarray, _numpy_aval)
 for _t in set(np.sctypeDict.values()):
   if issubclass(_t, (np.number, np.bool_)):
     core.register_aval_handler(_t, _numpy_aval)
-core.register_aval_handler(dtypes.bfloat16, _numpy_aval)
+for _t in (dtypes.bfloat16,) + tuple(d.type for d in dtypes.narrow_float_dtypes +
+                                     dtypes.narrow_int_dtypes):
+  core.register_aval_handler(_t, _numpy_aval)
 core.register_aval_handler(ArrayImpl, lambda x: x.aval)
 
 
@@ -211,6 +215,8 @@ def _host_value(x) -> np.ndarray:
   if v is None:
     if x.is_deleted():
       raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
+    if isinstance(x._sharding, NamedSharding):
+      return spmd.host_value(x)
     dt = x.aval.dtype
     if dt.kind in "biufc" and dt.name not in ("bfloat16",) and dt.itemsize <= 16 \
         and not dt.name.startswith("float8"):

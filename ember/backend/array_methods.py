@@ -10,7 +10,8 @@ import numpy as np
 from ember.backend import format as fmt
 from ember.backend.array import (ArrayImpl, _host_value, copy_to_device, device_of,
                                  device_put_value)
-from ember.backend.sharding import SingleDeviceSharding
+from ember.backend import spmd
+from ember.backend import dlpack
 
 __all__ = ["install"]
 
@@ -24,17 +25,30 @@ def _array(self, dtype=None, copy=None):
   return v
 
 
+def _printable(self) -> bool:
+  """Whether this process has the value to print (not when other processes hold parts of it)."""
+  return not spmd.is_sharded(self) or self._sharding.is_fully_addressable or \
+      self._sharding.is_fully_replicated
+
+
 def _repr(self):
   if self.is_deleted():
     return f"Array(<deleted>, shape={self.aval.shape}, dtype={self.aval.dtype.name})"
+  if not _printable(self):
+    weak = ", weak_type=True" if self.aval.weak_type else ""
+    return f"Array(shape={self.aval.shape}, dtype={self.aval.dtype.name}{weak})"
   return fmt.array_repr(_host_value(self), self.aval.dtype, self.aval.weak_type)
 
 
 def _str(self):
+  if not _printable(self):
+    return _repr(self)
   return fmt.array_str(_host_value(self), self.aval.dtype)
 
 
 def _format(self, spec):
+  if not _printable(self):
+    return _repr(self)
   if not self.aval.shape:
     return format(_host_value(self)[()], spec)
   return format(_host_value(self), spec) if spec else _str(self)
@@ -110,6 +124,51 @@ def _item(self, *args):
   return v.item(*args)
 
 
+class _Shard:
+  """One addressable piece of an array: its device, index, replica id and data."""
+  __slots__ = ("device", "index", "data", "replica_id")
+
+  def __init__(self, device, data, index=None, replica_id=0):
+    self.device = device
+    self.index = tuple(slice(None) for _ in data.aval.shape) if index is None else index
+    self.data = data
+    self.replica_id = replica_id
+
+  def __repr__(self):
+    return (f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, "
+            f"data={self.data})")
+
+
+def _shards(self, everywhere: bool = False) -> list:
+  """The pieces of an array on this process's devices (one for a single-device array); with
+  ``everywhere``, on all devices, with ``data`` None for those of other processes."""
+  if not spmd.is_sharded(self):
+    return [_Shard(device_of(self), self)]
+  sharding = self._sharding
+  shape = self.aval.shape
+  index = sharding.devices_indices_map(shape)
+  replica = sharding.coords(len(shape))[:, -1]
+  block = self.aval.update(shape=sharding.shard_shape(shape))
+  local = dict(zip(sharding.mesh._addressable_devices, self._arrays))
+  out = []
+  for d, r in zip(sharding.mesh._flat_devices, replica):
+    arr = local.get(d)
+    if arr is not None:
+      arr.aval = block
+    if arr is not None or everywhere:
+      out.append(_Shard(d, arr, index[d], int(r)))
+  return out
+
+
+def _device(self):
+  """The array's device; for an array over several devices, its sharding (as in JAX)."""
+  return self._sharding if spmd.is_sharded(self) else device_of(self)
+
+
+def _devices(self) -> set:
+  return set(self._sharding.mesh._flat_devices) if spmd.is_sharded(self) else {device_of(self)}
+
+
 _PROPERTIES = {
     "shape": lambda self: self.aval.shape,
     "dtype": lambda self: self.aval.dtype,
@@ -118,13 +177,13 @@ _PROPERTIES = {
     "itemsize": lambda self: self.aval.dtype.itemsize,
     "nbytes": lambda self: self.aval.size * self.aval.dtype.itemsize,
     "weak_type": lambda self: self.aval.weak_type,
-    "device": lambda self: device_of(self),
-    "sharding": lambda self: SingleDeviceSharding(device_of(self)),
+    "device": _device,
+    "sharding": spmd.sharding_of,
     "committed": lambda self: self._committed,
-    "is_fully_addressable": lambda self: True,
-    "is_fully_replicated": lambda self: True,
-    "addressable_shards": lambda self: [_Shard(device_of(self), self)],
-    "global_shards": lambda self: [_Shard(device_of(self), self)],
+    "is_fully_addressable": lambda self: spmd.sharding_of(self).is_fully_addressable,
+    "is_fully_replicated": lambda self: spmd.sharding_of(self).is_fully_replicated,
+    "addressable_shards": _shards,
+    "global_shards": lambda self: _shards(self, everywhere=True),
     "__array_priority__": lambda self: 100,
 }
 
@@ -135,24 +194,11 @@ _METHODS = {
     "__complex__": lambda self: _scalar(self, "complex", complex), "__index__": _index,
     "__len__": _len, "__hash__": _hash, "__setitem__": _setitem, "__reduce__": _reduce,
     "item": _item, "tolist": lambda self: _host_value(self).tolist(),
-    "to_device": _to_device, "devices": lambda self: {device_of(self)},
+    "to_device": _to_device, "devices": _devices,
     "copy_to_host_async": lambda self: None, "__array_namespace__": None,
     "__deepcopy__": lambda self, memo: self, "__copy__": lambda self: self,
+    "__dlpack__": dlpack.to_dlpack, "__dlpack_device__": dlpack.dlpack_device,
 }
-
-
-class _Shard:
-  """One addressable piece of an array: its device, index and data."""
-  __slots__ = ("device", "index", "data", "replica_id")
-
-  def __init__(self, device, data):
-    self.device = device
-    self.index = tuple(slice(None) for _ in data.aval.shape)
-    self.data = data
-    self.replica_id = 0
-
-  def __repr__(self):
-    return f"Shard(device={self.device!r}, index={self.index}, replica_id=0, data={self.data!r})"
 
 
 def install() -> None:

@@ -1,7 +1,9 @@
 """The PJRT client and its devices, created lazily on first use.
 
 The number of CPU devices comes from ``ember.config.update("jax_num_cpu_devices", n)`` (before
-first use) or from ``XLA_FLAGS=--xla_force_host_platform_device_count=n``.
+first use) or from ``XLA_FLAGS=--xla_force_host_platform_device_count=n``. After
+``ember.distributed.initialize`` the client joins a run of several processes: ``devices()`` are
+all processes' devices, ``local_devices()`` this process's, and collectives go over gloo.
 
 Example:
     >>> import ember
@@ -10,6 +12,7 @@ Example:
 """
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import threading
@@ -20,11 +23,12 @@ from ember.config import config
 
 __all__ = ["get_client", "devices", "local_devices", "device_count", "local_device_count",
            "default_backend", "default_device", "replicated_sharding", "device_list",
-           "process_index", "process_count"]
+           "process_index", "process_count", "is_started", "join_processes"]
 
 _client = None
 _lock = threading.Lock()
 _PLATFORMS = ("cpu",)
+_distributed: dict = {}  # how the CPU client joins other processes (set by join_processes)
 
 
 def _requested_device_count() -> int:
@@ -41,10 +45,52 @@ def get_client():
   if _client is None:
     with _lock:
       if _client is None:
-        _client = xc.make_cpu_client(asynchronous=True, num_devices=_requested_device_count())
+        _client = xc.make_cpu_client(asynchronous=True, num_devices=_requested_device_count(),
+                                     **_distributed_options())
         from ember.backend import lapack
         lapack.register()
   return _client
+
+
+_COLLECTIVES = (None, "gloo", "mpi")
+
+
+def _check_collectives(name, old, new):
+  if new not in _COLLECTIVES:
+    raise ValueError(f"new enum value must be None or in {list(_COLLECTIVES[1:])}, got {new!r} "
+                     f"of type {type(new)}.")
+
+
+config.watch("jax_cpu_collectives_implementation", _check_collectives)
+
+
+def _distributed_options() -> dict:
+  """The CPU client's arguments for joining other processes, with the configured collectives."""
+  if not _distributed:
+    return {}
+  from jaxlib import _jax
+  kind = config.jax_cpu_collectives_implementation
+  collectives = None
+  if kind == "gloo":
+    collectives = _jax.make_gloo_tcp_collectives(_distributed["distributed_client"])
+  elif kind == "mpi":
+    collectives = _jax.make_mpi_collectives()
+    collectives.Init()
+    atexit.register(collectives.Finalize)
+  return dict(_distributed, collectives=collectives)
+
+
+def is_started() -> bool:
+  """Whether the backend (the PJRT client) has been created."""
+  return _client is not None
+
+
+def join_processes(runtime_client, process_id: int, num_processes: int) -> None:
+  """Make the CPU client, when it is created, one of ``num_processes`` processes that meet
+  through ``runtime_client`` (a connected distributed runtime client)."""
+  assert _client is None, "processes must be joined before the backend starts"
+  _distributed.update(distributed_client=runtime_client, node_id=process_id,
+                      num_nodes=num_processes)
 
 
 def _refuse_late_update(name, old, new):
@@ -71,8 +117,11 @@ def devices(backend=None) -> list:
 
 
 def local_devices(process_index=None, backend=None) -> list:
+  """The devices of process ``process_index`` (this process when None)."""
   _check_backend(backend)
-  return list(get_client().local_devices())
+  if process_index is None:
+    return list(get_client().local_devices())
+  return [d for d in get_client().devices() if d.process_index == process_index]
 
 
 def device_count(backend=None) -> int:
@@ -84,11 +133,14 @@ def local_device_count(backend=None) -> int:
 
 
 def process_index(backend=None) -> int:
-  return 0
+  """This process's index among the processes of a run (0 when it runs alone)."""
+  _check_backend(backend)
+  return get_client().process_index()
 
 
 def process_count(backend=None) -> int:
-  return 1
+  """How many processes the run has (1 unless ``ember.distributed.initialize`` joined more)."""
+  return max(d.process_index for d in devices(backend)) + 1
 
 
 def default_backend() -> str:
@@ -97,7 +149,7 @@ def default_backend() -> str:
 
 
 def default_device():
-  return get_client().devices()[0]
+  return get_client().local_devices()[0]
 
 
 _device_lists: dict = {}

@@ -35,10 +35,11 @@ def _no_fallback(arg, sharding, layout):
   raise TypeError(f"ember's C++ dispatch cannot place argument {arg!r}")  # never cached
 
 
-def make(name: str, cache_miss):
-  """A C++ callable that serves cached calls and defers every other call to ``cache_miss``."""
-  return _jax.pjit(name, None, cache_miss, [], [], object(), _REGISTRY, _no_fallback,
-                   _jax.PjitFunctionCache(256))
+def make(name: str, cache_miss, static_argnums=(), static_argnames=()):
+  """A C++ callable that serves cached calls and defers every other call to ``cache_miss``.
+  Static arguments are part of its cache key (hashed and compared in C++)."""
+  return _jax.pjit(name, None, cache_miss, list(static_argnums), list(static_argnames),
+                   object(), _REGISTRY, _no_fallback, _jax.PjitFunctionCache(256))
 
 
 def fastpath(exe, n_args: int, out):
@@ -48,8 +49,8 @@ def fastpath(exe, n_args: int, out):
   leaves, treedef = _REGISTRY.flatten(out)
   if len(leaves) != len(exe.out_avals) or any(type(x) is not ArrayImpl for x in leaves):
     return None
-  sharding = backend_client.replicated_sharding(exe.device)
   n_out = len(leaves)
+  sharding = backend_client.replicated_sharding(exe.device)
   return _FastPath(exe.exe, [sharding] * n_args, [sharding] * n_out, [False] * n_out,
                    list(exe.out_avals), treedef, [True] * n_args, [None] * n_args,
                    [])

@@ -10,6 +10,7 @@ from jaxlib._jax import JaxRuntimeError
 from ember.core import trace as core
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from ember.backend import client as backend_client
+from ember.backend import spmd
 from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
 from ember.backend.compile import LRUCache, compile_jaxpr
 
@@ -60,6 +61,12 @@ def _raise_if_deleted(prim, args) -> None:
 
 def _apply_general(prim, args, params):
   avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in args])
+  mesh = spmd.mesh_of_args(args, what=f"primitive {prim.name}")
+  if mesh is not None:  # some operand lives on a mesh: run the op as one SPMD program over it
+    closed = _one_primitive_jaxpr(prim, avals, params)
+    outs = spmd.run_spmd(closed, args, mesh, spmd.arg_shardings(args, mesh, prim.name),
+                         [None] * len(closed.out_avals), prim.name)
+    return outs if prim.multiple_results else outs[0]
   device = committed_device(args, f"primitive {prim.name}")
   committed = device is not None
   if device is None:
@@ -86,10 +93,27 @@ def _apply_general(prim, args, params):
 core.set_default_impl(apply_primitive)
 
 
+_one_eqn = LRUCache(2048)
+
+
+def _one_primitive_jaxpr(prim, avals, params) -> ClosedJaxpr:
+  """The program of one application of ``prim`` (cached, so executables keyed on it are too)."""
+  key = (prim, avals, tuple(params.items()))
+  try:
+    closed = _one_eqn.get(key)
+  except TypeError:  # unhashable params: build the program without caching it
+    key, closed = None, None
+  if closed is None:
+    out = prim.abstract(avals, params)
+    out_avals = list(out) if prim.multiple_results else [out]
+    invars = [Var(a) for a in avals]
+    outvars = [Var(a) for a in out_avals]
+    jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params)])
+    closed = ClosedJaxpr(jaxpr, [])
+    if key is not None:
+      _one_eqn[key] = closed
+  return closed
+
+
 def _compile_primitive(prim, avals, params, device, committed):
-  out = prim.abstract(avals, params)
-  out_avals = list(out) if prim.multiple_results else [out]
-  invars = [Var(a) for a in avals]
-  outvars = [Var(a) for a in out_avals]
-  jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params)])
-  return compile_jaxpr(ClosedJaxpr(jaxpr, []), device, prim.name, committed)
+  return compile_jaxpr(_one_primitive_jaxpr(prim, avals, params), device, prim.name, committed)

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
 
@@ -27,6 +28,8 @@ _ELEMENT = {
     "complex64": "complex<f32>", "complex128": "complex<f64>",
     "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
 }
+_ELEMENT.update({dt.name: dtypes.mlir_type(dt)
+                 for dt in dtypes.narrow_float_dtypes + dtypes.narrow_int_dtypes})
 
 
 def element_type(dtype) -> str:
@@ -130,16 +133,18 @@ class LoweringContext:
     return self.op1("stablehlo.constant", [], aval, {"value": dense_attr(value, aval)})
 
   def region(self, arg_avals: Sequence[ShapedArray],
-             body: Callable[["LoweringContext", list[Value]], Sequence[Value]]) -> str:
-    """Text of a one-block region whose block takes ``arg_avals`` and returns ``body``'s values."""
+             body: Callable[["LoweringContext", list[Value]], Sequence[Value]],
+             terminator: str = "stablehlo.return", module_context: dict | None = None) -> str:
+    """Text of a one-block region whose block takes ``arg_avals`` and returns ``body``'s values
+    (through ``terminator``); ``module_context`` replaces the caller's inside it."""
     sub = LoweringContext([], self._counter, self.indent + "  ")
-    sub.module_context = self.module_context
+    sub.module_context = self.module_context if module_context is None else module_context
     args = [Value(f"%arg_r{sub.fresh()[1:]}", a) for a in arg_avals]
     outs = body(sub, args)
     sig = ", ".join(f"{a.name}: {a.type}" for a in args)
     ret_ins = ", ".join(v.name for v in outs)
     ret_types = ", ".join(v.type for v in outs)
-    sub.lines.append(f'{sub.indent}"stablehlo.return"({ret_ins}) : ({ret_types}) -> ()')
+    sub.lines.append(f'{sub.indent}"{terminator}"({ret_ins}) : ({ret_types}) -> ()')
     inner = "\n".join(sub.lines)
     return f"{{\n{self.indent}^bb0({sig}):\n{inner}\n{self.indent}}}"
 
@@ -184,24 +189,34 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence[Value],
 
 
 def module_text(closed: ClosedJaxpr, name: str = "main", const_avals_as_args: bool = True,
-                arg_attrs: Sequence[str] | None = None,
-                module_attrs: str = "mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32"
+                arg_attrs: Sequence[str] | None = None, result_attrs: Sequence[str] | None = None,
+                num_partitions: int = 1, preamble: str = "", module_context: dict | None = None
                 ) -> str:
-  """StableHLO text of a module whose ``main`` takes the jaxpr's consts then its arguments."""
+  """StableHLO text of a module whose ``main`` takes the jaxpr's consts then its arguments.
+
+  An SPMD program over ``num_partitions`` devices puts its mesh in ``preamble`` and its
+  parameters' and results' shardings in ``arg_attrs``/``result_attrs``; ``module_context`` is
+  what lowering rules read about it (the mesh).
+  """
   jaxpr = closed.jaxpr
   ctx = LoweringContext()
+  ctx.module_context = dict(module_context or {})
   const_vals = [Value(f"%c{i}", v.aval) for i, v in enumerate(jaxpr.constvars)]
   arg_vals = [Value(f"%arg{i}", v.aval) for i, v in enumerate(jaxpr.invars)]
   params = const_vals + arg_vals
   attrs = list(arg_attrs) if arg_attrs is not None else [""] * len(params)
   sig = ", ".join(f"{v.name}: {v.type}{(' ' + a) if a else ''}" for v, a in zip(params, attrs))
   outs = lower_jaxpr(ctx, jaxpr, const_vals, arg_vals)
-  out_types = ", ".join(v.type for v in outs)
+  res = list(result_attrs) if result_attrs is not None else [""] * len(outs)
+  out_types = ", ".join(f"{v.type}{(' ' + a) if a else ''}" for v, a in zip(outs, res))
   body = "\n".join(ctx.lines)
-  ret = f"    func.return {', '.join(v.name for v in outs)} : {out_types}" if outs else \
+  ret = f"    func.return {', '.join(v.name for v in outs)} : " \
+      f"{', '.join(v.type for v in outs)}" if outs else \
       "    func.return"
   safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
-  return (f"module @{safe} attributes {{{module_attrs}}} {{\n"
+  module_attrs = f"mhlo.num_partitions = {num_partitions} : i32, mhlo.num_replicas = 1 : i32"
+  pre = f"  {preamble}\n" if preamble else ""
+  return (f"module @{safe} attributes {{{module_attrs}}} {{\n{pre}"
           f"  func.func public @main({sig}) -> ({out_types}) {{\n{body}\n{ret}\n  }}\n}}\n")
 
 

@@ -1,10 +1,51 @@
-"""Shardings of single-device arrays (the multi-device ones come with ``ember.sharding``)."""
+"""Shardings: how an array's data is laid out over devices (``ember.sharding``'s classes).
+
+- ``SingleDeviceSharding(device)``: the whole array on one device (every unsharded array).
+- ``Mesh(devices, axis_names, axis_types)``: an n-d grid of devices with named axes.
+- ``PartitionSpec`` (``P``): per array dimension, the mesh axes (none, one, or a tuple of them)
+  that split it; mesh axes the spec leaves out replicate the array.
+- ``NamedSharding(mesh, spec)``: an array laid out over a mesh by a spec.
+
+``NamedSharding`` subclasses jaxlib's C++ ``Sharding`` and is itself the sharding a multi-device
+``ArrayImpl`` carries: jaxlib reads ``_internal_device_list`` (the mesh's devices, flattened in
+row-major order) and ``_to_xla_hlo_sharding(ndim)``. Position ``k`` of that device list is
+partition ``k`` of every SPMD program compiled for the mesh, which is how a collective's replica
+groups, written in mesh coordinates, name devices.
+
+Differences from JAX: ``make_mesh`` defaults to Explicit axes as JAX 0.10.2 does, but an
+unsharded argument of ``shard_map`` is resharded to its in_spec (JAX rejects it), so programs
+written for JAX's earlier Auto default run unchanged. Ops on Explicit-sharded arrays do not carry
+shardings in their types: XLA's propagation places their results.
+
+Example:
+    >>> import ember
+    >>> from ember.sharding import PartitionSpec as P
+    >>> P("x", None)
+    P('x', None)
+"""
 from __future__ import annotations
 
-__all__ = ["Sharding", "SingleDeviceSharding"]
+import enum
+import functools
+import math
+from collections import OrderedDict
+
+import numpy as np
+from jaxlib import xla_client as xc
+
+__all__ = ["Sharding", "SingleDeviceSharding", "AxisType", "PartitionSpec", "Mesh",
+           "NamedSharding", "IndivisibleError", "DuplicateSpecError"]
 
 
-class Sharding:
+class IndivisibleError(ValueError):
+  """An array dimension is not divisible by the mesh axes that split it."""
+
+
+class DuplicateSpecError(ValueError):
+  """A PartitionSpec uses one mesh axis for two array dimensions."""
+
+
+class Sharding(xc.Sharding):
   """Base class of the ways an array's data is laid out over devices."""
 
   @property
@@ -19,6 +60,17 @@ class Sharding:
   def is_fully_addressable(self) -> bool:
     return True
 
+  @property
+  def memory_kind(self) -> str:
+    return "device"
+
+  @property
+  def addressable_devices(self) -> set:
+    return self.device_set
+
+  def addressable_devices_indices_map(self, global_shape):
+    return self.devices_indices_map(global_shape)
+
 
 class SingleDeviceSharding(Sharding):
   """The whole array on one device.
@@ -28,9 +80,9 @@ class SingleDeviceSharding(Sharding):
       >>> ember.numpy.zeros(2).sharding
       SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)
   """
-  __slots__ = ("_device", "_memory_kind")
 
   def __init__(self, device, *, memory_kind: str | None = None):
+    super().__init__()
     self._device = device
     self._memory_kind = memory_kind
 
@@ -47,8 +99,16 @@ class SingleDeviceSharding(Sharding):
     return 1
 
   @property
+  def is_fully_addressable(self) -> bool:
+    return self._device.process_index == self._device.client.process_index()
+
+  @property
   def is_fully_replicated(self) -> bool:
     return True
+
+  @property
+  def _device_assignment(self) -> tuple:
+    return (self._device,)
 
   def devices_indices_map(self, global_shape):
     return {self._device: tuple(slice(None) for _ in global_shape)}
@@ -65,3 +125,359 @@ class SingleDeviceSharding(Sharding):
 
   def __repr__(self):
     return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
+
+
+class AxisType(enum.Enum):
+  """How a mesh axis is partitioned: by the compiler (Auto), by the user in types (Explicit), or
+  by hand inside shard_map (Manual)."""
+  Auto = enum.auto()
+  Explicit = enum.auto()
+  Manual = enum.auto()
+
+  def __repr__(self):
+    return self.name
+
+
+class PartitionSpec:
+  """Per array dimension, the mesh axis (or tuple of axes) that splits it, or None.
+
+  Example:
+      >>> from ember.sharding import PartitionSpec as P
+      >>> P(("x", "y"), None), len(P("x")), P("x")[0]
+      (P(('x', 'y'), None), 1, 'x')
+  """
+  __slots__ = ("_partitions", "unreduced", "reduced")
+
+  def __init__(self, *partitions, unreduced=frozenset(), reduced=frozenset()):
+    self._partitions = tuple(tuple(p) if isinstance(p, list) else p for p in partitions)
+    for p in self._partitions:
+      if not (p is None or isinstance(p, str) or
+              (isinstance(p, tuple) and all(isinstance(a, str) for a in p))):
+        raise TypeError(f"PartitionSpec entries must be None, a mesh axis name or a tuple of "
+                        f"them; got {p!r} in {self!r}.")
+    self.unreduced = frozenset(unreduced)
+    self.reduced = frozenset(reduced)
+
+  def __iter__(self):
+    return iter(self._partitions)
+
+  def __len__(self):
+    return len(self._partitions)
+
+  def __getitem__(self, i):
+    return self._partitions[i]
+
+  def __eq__(self, other):
+    if isinstance(other, PartitionSpec):
+      return self._partitions == other._partitions and self.unreduced == other.unreduced
+    return NotImplemented
+
+  def __hash__(self):
+    return hash((PartitionSpec, self._partitions, self.unreduced))
+
+  def __repr__(self):
+    inner = repr(self._partitions)[1:-1] if self._partitions else ""
+    return f"P({inner})"
+
+  def __reduce__(self):
+    return (PartitionSpec, self._partitions)
+
+  def axes_of(self, dim: int) -> tuple:
+    """The mesh axes that split array dimension ``dim`` (in order; empty when none)."""
+    p = self._partitions[dim] if dim < len(self._partitions) else None
+    return () if p is None else (p,) if isinstance(p, str) else tuple(p)
+
+  def mesh_axes(self) -> tuple:
+    return tuple(a for d in range(len(self)) for a in self.axes_of(d))
+
+
+class Mesh:
+  """An n-d array of devices whose axes have names.
+
+  Example:
+      >>> import ember, numpy as np
+      >>> mesh = ember.sharding.Mesh(np.array(ember.devices()[:2]), ("i",))
+      >>> mesh
+      Mesh(axis_sizes=(2,), axis_names=('i',), axis_types=(Auto,))
+      >>> mesh.shape
+      OrderedDict([('i', 2)])
+  """
+
+  def __init__(self, devices, axis_names, axis_types=None):
+    devices = np.asarray(devices, dtype=object)
+    if isinstance(axis_names, str):
+      axis_names = (axis_names,)
+    axis_names = tuple(axis_names)
+    if devices.ndim != len(axis_names):
+      raise ValueError(
+          "Mesh requires the ndim of its first argument (`devices`) to equal the length of its "
+          f"second argument (`axis_names`), but got devices.ndim == {devices.ndim} and "
+          f"len(axis_names) == {len(axis_names)}.")
+    if len(set(axis_names)) != len(axis_names):
+      raise ValueError(f"Mesh axis names must be unique, got {axis_names}.")
+    if axis_types is None:
+      axis_types = (AxisType.Auto,) * len(axis_names)
+    elif isinstance(axis_types, AxisType):
+      axis_types = (axis_types,) * len(axis_names)
+    axis_types = tuple(axis_types)
+    if len(axis_types) != len(axis_names) or \
+        not all(isinstance(t, AxisType) for t in axis_types):
+      raise ValueError(f"axis_types must be one AxisType per mesh axis ({len(axis_names)}), "
+                       f"got {axis_types!r}.")
+    ids = [d.id for d in devices.flat]
+    if len(set(ids)) != len(ids):
+      raise ValueError(f"Mesh devices must be distinct, got device ids {ids}.")
+    self.devices = devices
+    self.axis_names = axis_names
+    self.axis_types = axis_types
+    self._key = (tuple(ids), devices.shape, axis_names, axis_types)
+    self._hash = hash(self._key)
+
+  @property
+  def shape(self) -> OrderedDict:
+    return OrderedDict(zip(self.axis_names, self.devices.shape))
+
+  @property
+  def shape_tuple(self) -> tuple:
+    return tuple(zip(self.axis_names, self.devices.shape))
+
+  @property
+  def axis_sizes(self) -> tuple:
+    return tuple(self.devices.shape)
+
+  @property
+  def size(self) -> int:
+    return int(self.devices.size)
+
+  @property
+  def empty(self) -> bool:
+    return self.size == 0
+
+  @property
+  def device_ids(self) -> np.ndarray:
+    return np.vectorize(lambda d: d.id, otypes=[int])(self.devices)
+
+  @property
+  def local_devices(self) -> list:
+    """The mesh's devices that belong to this process, in mesh order."""
+    return list(self._addressable_devices)
+
+  @functools.cached_property
+  def _addressable_devices(self) -> tuple:
+    return tuple(self._internal_device_list.addressable_device_list)
+
+  @property
+  def _flat_devices(self) -> tuple:
+    return tuple(self.devices.flat)
+
+  @functools.cached_property
+  def _internal_device_list(self):
+    from ember.backend.client import device_list
+    return device_list(self._flat_devices)
+
+  def axis_size(self, name) -> int:
+    return self.shape[name]
+
+  def __eq__(self, other):
+    return self is other or isinstance(other, Mesh) and self._key == other._key
+
+  def __hash__(self):
+    return self._hash
+
+  def __repr__(self):
+    return (f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}, "
+            f"axis_types={self.axis_types!r})")
+
+  def __str__(self):
+    sizes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
+    return f"Mesh({sizes}, axis_types={self.axis_types!r})"
+
+  def __enter__(self):
+    _mesh_stack.append(self)
+    return self
+
+  def __exit__(self, *exc):
+    _mesh_stack.pop()
+    return False
+
+
+_mesh_stack: list = []
+
+
+def current_mesh() -> Mesh | None:
+  """The mesh of the innermost ``with mesh:`` / ``ember.sharding.use_mesh`` block."""
+  return _mesh_stack[-1] if _mesh_stack else None
+
+
+def check_spec(mesh: Mesh, spec: PartitionSpec, what: str = "") -> None:
+  """Every axis the spec names exists in the mesh, and none is used twice."""
+  seen = set()
+  for axis in spec.mesh_axes():
+    if axis not in mesh.axis_names:
+      raise ValueError(f"Resource axis: {axis} of {spec!r} is not found in mesh: "
+                       f"{mesh.axis_names}.")
+    if axis in seen:
+      raise DuplicateSpecError(
+          "A single NamedSharding spec specification can map every mesh axis to at most one "
+          f"positional dimension, but {spec!r} has duplicate entries for `{axis}`")
+    seen.add(axis)
+
+
+class NamedSharding(Sharding):
+  """An array laid out over ``mesh`` by ``spec``.
+
+  Example:
+      >>> import ember, numpy as np
+      >>> from ember.sharding import Mesh, NamedSharding, PartitionSpec as P
+      >>> mesh = Mesh(np.array(ember.devices()[:4]).reshape(2, 2), ("x", "y"))
+      >>> NamedSharding(mesh, P("x")).shard_shape((8, 6))
+      (4, 6)
+  """
+
+  def __init__(self, mesh: Mesh, spec: PartitionSpec = None, *, memory_kind: str | None = None):
+    super().__init__()
+    if not isinstance(mesh, Mesh):
+      raise TypeError(f"NamedSharding expects a Mesh as its first argument, got {mesh!r}.")
+    spec = PartitionSpec() if spec is None else spec
+    if not isinstance(spec, PartitionSpec):
+      raise TypeError(f"NamedSharding expects a PartitionSpec as its spec, got {spec!r} of "
+                      f"type {type(spec).__name__}; wrap it as P(...).")
+    check_spec(mesh, spec)
+    self.mesh = mesh
+    self.spec = spec
+    self._memory_kind = memory_kind
+    self._hlo: dict = {}
+    self._key = (mesh, self._trimmed(), self.memory_kind)  # equality and hash, computed once
+    self._hash = hash(self._key)
+
+  @property
+  def memory_kind(self) -> str:
+    return self._memory_kind or "device"
+
+  @property
+  def _internal_device_list(self):
+    return self.mesh._internal_device_list
+
+  @property
+  def _device_assignment(self) -> tuple:
+    return self.mesh._flat_devices
+
+  @property
+  def device_set(self) -> set:
+    return set(self.mesh._flat_devices)
+
+  @property
+  def num_devices(self) -> int:
+    return self.mesh.size
+
+  @property
+  def is_fully_addressable(self) -> bool:
+    return self.mesh._internal_device_list.is_fully_addressable
+
+  @property
+  def addressable_devices(self) -> set:
+    return set(self.mesh._addressable_devices)
+
+  def addressable_devices_indices_map(self, global_shape) -> dict:
+    index = self.devices_indices_map(global_shape)
+    return {d: index[d] for d in self.mesh._addressable_devices}
+
+  @property
+  def is_fully_replicated(self) -> bool:
+    return all(self.mesh.shape[a] == 1 for a in self.spec.mesh_axes())
+
+  def _trimmed(self) -> tuple:
+    """The spec as axes per dimension, without trailing unsplit dimensions (for equality)."""
+    parts = [self.spec.axes_of(d) for d in range(len(self.spec))]
+    while parts and not parts[-1]:
+      parts.pop()
+    return tuple(parts)
+
+  def __eq__(self, other):
+    return self is other or isinstance(other, NamedSharding) and self._key == other._key
+
+  def __hash__(self):
+    return self._hash
+
+  def __repr__(self):
+    return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r}, memory_kind={self.memory_kind})"
+
+  def with_spec(self, spec) -> "NamedSharding":
+    return NamedSharding(self.mesh, spec if isinstance(spec, PartitionSpec)
+                         else PartitionSpec(*spec), memory_kind=self._memory_kind)
+
+  # --- layout -------------------------------------------------------------------------------
+
+  def tiles(self, ndim: int) -> list[int]:
+    """How many pieces each of ``ndim`` array dimensions is split into."""
+    return [math.prod(self.mesh.shape[a] for a in self.spec.axes_of(d)) for d in range(ndim)]
+
+  def check_shape(self, shape, what: str = "array") -> None:
+    """Raise IndivisibleError unless the mesh axes evenly divide the dimensions they split."""
+    if len(self.spec) > len(shape):
+      raise ValueError(f"Sharding {self!r} is only valid for values of rank at least "
+                       f"{len(self.spec)}, but was applied to a value of rank {len(shape)}")
+    tiles = self.tiles(len(shape))
+    for d, (n, t) in enumerate(zip(shape, tiles)):
+      if n % t:
+        raise IndivisibleError(
+            f"Sharding {self!r} implies that array axis {d} is partitioned {t} times, but the "
+            f"dimension size is {n} (full shape: {tuple(shape)}, per-dimension tiling factors: "
+            f"{tiles} should evenly divide the shape)")
+
+  def shard_shape(self, global_shape) -> tuple:
+    self.check_shape(global_shape)
+    return tuple(n // t for n, t in zip(global_shape, self.tiles(len(global_shape))))
+
+  def coords(self, ndim: int) -> np.ndarray:
+    """For each device position k of the mesh (row-major), the tile index of each dimension and
+    its replica id: an int array of shape (mesh.size, ndim + 1)."""
+    sizes = self.mesh.axis_sizes
+    names = self.mesh.axis_names
+    grid = np.indices(sizes).reshape(len(sizes), -1).T  # (size, n_axes) mesh coordinates
+    out = np.zeros((self.mesh.size, ndim + 1), np.int64)
+    used = set()
+    for d in range(ndim):
+      for a in self.spec.axes_of(d):  # the first axis named is the most significant
+        i = names.index(a)
+        out[:, d] = out[:, d] * sizes[i] + grid[:, i]
+        used.add(a)
+    for i, a in enumerate(names):  # replica id over the axes the spec leaves out
+      if a not in used:
+        out[:, ndim] = out[:, ndim] * sizes[i] + grid[:, i]
+    return out
+
+  def devices_indices_map(self, global_shape) -> dict:
+    shard = self.shard_shape(global_shape)
+    coords = self.coords(len(global_shape))
+    return {dev: tuple(slice(int(c) * s, (int(c) + 1) * s) if t > 1 else slice(None)
+                       for c, s, t in zip(row[:-1], shard, self.tiles(len(global_shape))))
+            for dev, row in zip(self.mesh._flat_devices, coords)}
+
+  def _to_xla_hlo_sharding(self, ndim: int):
+    hlo = self._hlo.get(ndim)
+    if hlo is None:
+      hlo = self._hlo[ndim] = _hlo_sharding(self, ndim)
+    return hlo
+
+  def _to_sdy_sharding(self, ndim: int) -> str:
+    """The sharding as Shardy writes it: ``<@mesh, [{"x"}, {}]>``."""
+    dims = ", ".join("{" + ", ".join(f'"{a}"' for a in self.spec.axes_of(d)) + "}"
+                     for d in range(ndim))
+    return f"<@mesh, [{dims}]>"
+
+
+def _hlo_sharding(sharding: NamedSharding, ndim: int):
+  """The HLO tile assignment of ``sharding`` (device ids are positions in the mesh)."""
+  tiles = sharding.tiles(ndim)
+  replicas = sharding.mesh.size // math.prod(tiles)
+  if math.prod(tiles) == 1:
+    return xc.HloSharding.replicate()
+  coords = sharding.coords(ndim)
+  assignment = np.zeros(tiles + [replicas], np.int64)
+  for k, row in enumerate(coords):
+    assignment[tuple(row)] = k
+  if replicas == 1:
+    return xc.HloSharding.subgroup_with_device_ordering(assignment.reshape(tiles), [])
+  return xc.HloSharding.subgroup_with_device_ordering(assignment,
+                                                      [xc.OpSharding.Type.REPLICATED])

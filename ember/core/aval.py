@@ -27,7 +27,10 @@ def short_dtype_name(dtype) -> str:
   name = np.dtype(dtype).name
   if name.startswith("void") or np.dtype(dtype).names == ("float0",):
     return "float0"
-  return _SHORT.get(name, name)
+  short = _SHORT.get(name)
+  if short is None:  # the narrow ml_dtypes types: float8_e4m3fn -> f8_e4m3fn, uint4 -> u4
+    short = name.replace("float", "f").replace("uint", "u").replace("int", "i")
+  return short
 
 
 _interned: dict[tuple, "ShapedArray"] = {}

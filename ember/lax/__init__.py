@@ -10,3 +10,5 @@ from ember.lax import linalg  # noqa: F401,E402
 from ember.lax.fourier import *  # noqa: F401,F403,E402
 from ember.lax.windowed import *  # noqa: F401,F403,E402
 from ember.lax.control_flow import *  # noqa: F401,F403,E402
+from ember.lax.special import *  # noqa: F401,F403,E402
+from ember.lax.incomplete_gamma import *  # noqa: F401,F403,E402

@@ -32,68 +32,123 @@ __all__ = [
 ]
 
 
-def _unary(prim, doc_name: str):
+def _example(doc_name: str, args: str, result: str) -> str:
+  return (f"\n\n  Example:\n      >>> import ember.numpy as jnp\n      >>> from ember import lax\n"
+          f"      >>> lax.{doc_name}({args})\n      {result}\n  ")
+
+
+def _unary(prim, doc_name: str, example_args: str, example_result: str):
   def f(x):
     return prim.bind(x)
   f.__name__ = f.__qualname__ = doc_name
-  f.__doc__ = f"Elementwise ``{doc_name}``: binds the ``{prim.name}`` primitive."
+  f.__doc__ = (f"Elementwise ``{doc_name}``: binds the ``{prim.name}`` primitive."
+               + _example(doc_name, example_args, example_result))
   return f
 
 
-def _binary(prim, doc_name: str):
+def _binary(prim, doc_name: str, example_args: str, example_result: str):
   def f(x, y):
     return prim.bind(x, y)
   f.__name__ = f.__qualname__ = doc_name
-  f.__doc__ = f"Elementwise ``{doc_name}`` of two operands of one dtype (no promotion)."
+  f.__doc__ = (f"Elementwise ``{doc_name}`` of two operands of one dtype (no promotion)."
+               + _example(doc_name, example_args, example_result))
   return f
 
 
-neg = _unary(ew.neg_p, "neg")
-sign = _unary(ew.sign_p, "sign")
-floor = _unary(ew.floor_p, "floor")
-ceil = _unary(ew.ceil_p, "ceil")
-is_finite = _unary(ew.is_finite_p, "is_finite")
-exp = _unary(ew.exp_p, "exp")
-exp2 = _unary(ew.exp2_p, "exp2")
-log = _unary(ew.log_p, "log")
-log1p = _unary(ew.log1p_p, "log1p")
-expm1 = _unary(ew.expm1_p, "expm1")
-tanh = _unary(ew.tanh_p, "tanh")
-logistic = _unary(ew.logistic_p, "logistic")
-sin = _unary(ew.sin_p, "sin")
-cos = _unary(ew.cos_p, "cos")
-tan = _unary(ew.tan_p, "tan")
-asin = _unary(ew.asin_p, "asin")
-acos = _unary(ew.acos_p, "acos")
-atan = _unary(ew.atan_p, "atan")
-sinh = _unary(ew.sinh_p, "sinh")
-cosh = _unary(ew.cosh_p, "cosh")
-asinh = _unary(ew.asinh_p, "asinh")
-acosh = _unary(ew.acosh_p, "acosh")
-atanh = _unary(ew.atanh_p, "atanh")
-sqrt = _unary(ew.sqrt_p, "sqrt")
-rsqrt = _unary(ew.rsqrt_p, "rsqrt")
-cbrt = _unary(ew.cbrt_p, "cbrt")
-bitwise_not = _unary(ew.not_p, "bitwise_not")
-population_count = _unary(ew.population_count_p, "population_count")
-clz = _unary(ew.clz_p, "clz")
-erf = _unary(ew.erf_p, "erf")
-erfc = _unary(ew.erfc_p, "erfc")
-erf_inv = _unary(ew.erf_inv_p, "erf_inv")
-lgamma = _unary(ew.lgamma_p, "lgamma")
-digamma = _unary(ew.digamma_p, "digamma")
-bessel_i0e = _unary(ew.bessel_i0e_p, "bessel_i0e")
-bessel_i1e = _unary(ew.bessel_i1e_p, "bessel_i1e")
-abs = _unary(ew.abs_p, "abs")
-real = _unary(ew.real_p, "real")
-imag = _unary(ew.imag_p, "imag")
-square = _unary(ew.square_p, "square")
+neg = _unary(ew.neg_p, "neg", "2.0",
+             "Array(-2., dtype=float32, weak_type=True)")
+sign = _unary(ew.sign_p, "sign", "-3.0",
+              "Array(-1., dtype=float32, weak_type=True)")
+floor = _unary(ew.floor_p, "floor", "1.5",
+               "Array(1., dtype=float32, weak_type=True)")
+ceil = _unary(ew.ceil_p, "ceil", "1.5",
+              "Array(2., dtype=float32, weak_type=True)")
+is_finite = _unary(ew.is_finite_p, "is_finite", "1.0",
+                   "Array(True, dtype=bool, weak_type=True)")
+exp = _unary(ew.exp_p, "exp", "1.0",
+             "Array(2.7182817, dtype=float32, weak_type=True)")
+exp2 = _unary(ew.exp2_p, "exp2", "3.0",
+              "Array(8., dtype=float32, weak_type=True)")
+log = _unary(ew.log_p, "log", "1.0",
+             "Array(0., dtype=float32, weak_type=True)")
+log1p = _unary(ew.log1p_p, "log1p", "0.0",
+               "Array(0., dtype=float32, weak_type=True)")
+expm1 = _unary(ew.expm1_p, "expm1", "0.0",
+               "Array(0., dtype=float32, weak_type=True)")
+tanh = _unary(ew.tanh_p, "tanh", "0.0",
+              "Array(0., dtype=float32, weak_type=True)")
+logistic = _unary(ew.logistic_p, "logistic", "0.0",
+                  "Array(0.5, dtype=float32, weak_type=True)")
+sin = _unary(ew.sin_p, "sin", "0.0",
+             "Array(0., dtype=float32, weak_type=True)")
+cos = _unary(ew.cos_p, "cos", "0.0",
+             "Array(1., dtype=float32, weak_type=True)")
+tan = _unary(ew.tan_p, "tan", "0.0",
+             "Array(0., dtype=float32, weak_type=True)")
+asin = _unary(ew.asin_p, "asin", "1.0",
+              "Array(1.5707964, dtype=float32, weak_type=True)")
+acos = _unary(ew.acos_p, "acos", "1.0",
+              "Array(0., dtype=float32, weak_type=True)")
+atan = _unary(ew.atan_p, "atan", "0.0",
+              "Array(0., dtype=float32, weak_type=True)")
+sinh = _unary(ew.sinh_p, "sinh", "0.0",
+              "Array(0., dtype=float32, weak_type=True)")
+cosh = _unary(ew.cosh_p, "cosh", "0.0",
+              "Array(1., dtype=float32, weak_type=True)")
+asinh = _unary(ew.asinh_p, "asinh", "0.0",
+               "Array(0., dtype=float32, weak_type=True)")
+acosh = _unary(ew.acosh_p, "acosh", "1.0",
+               "Array(0., dtype=float32, weak_type=True)")
+atanh = _unary(ew.atanh_p, "atanh", "0.0",
+               "Array(0., dtype=float32, weak_type=True)")
+sqrt = _unary(ew.sqrt_p, "sqrt", "4.0",
+              "Array(2., dtype=float32, weak_type=True)")
+rsqrt = _unary(ew.rsqrt_p, "rsqrt", "4.0",
+               "Array(0.5, dtype=float32, weak_type=True)")
+cbrt = _unary(ew.cbrt_p, "cbrt", "8.0",
+              "Array(2., dtype=float32, weak_type=True)")
+bitwise_not = _unary(ew.not_p, "bitwise_not", "jnp.int32(5)",
+                     "Array(-6, dtype=int32)")
+population_count = _unary(ew.population_count_p, "population_count", "jnp.int32(7)",
+                          "Array(3, dtype=int32)")
+clz = _unary(ew.clz_p, "clz", "jnp.int32(1)",
+             "Array(31, dtype=int32)")
+erf = _unary(ew.erf_p, "erf", "0.0",
+             "Array(0., dtype=float32, weak_type=True)")
+erfc = _unary(ew.erfc_p, "erfc", "0.0",
+              "Array(1., dtype=float32, weak_type=True)")
+erf_inv = _unary(ew.erf_inv_p, "erf_inv", "0.0",
+                 "Array(0., dtype=float32, weak_type=True)")
+lgamma = _unary(ew.lgamma_p, "lgamma", "3.0",
+                "Array(0.6931474, dtype=float32, weak_type=True)")
+digamma = _unary(ew.digamma_p, "digamma", "1.0",
+                 "Array(-0.5772154, dtype=float32, weak_type=True)")
+bessel_i0e = _unary(ew.bessel_i0e_p, "bessel_i0e", "1.0",
+                    "Array(0.4657596, dtype=float32, weak_type=True)")
+bessel_i1e = _unary(ew.bessel_i1e_p, "bessel_i1e", "0.0",
+                    "Array(0., dtype=float32, weak_type=True)")
+abs = _unary(ew.abs_p, "abs", "-2.5",
+             "Array(2.5, dtype=float32, weak_type=True)")
+real = _unary(ew.real_p, "real", "jnp.complex64(1 + 2j)",
+              "Array(1., dtype=float32)")
+imag = _unary(ew.imag_p, "imag", "jnp.complex64(1 + 2j)",
+              "Array(2., dtype=float32)")
+square = _unary(ew.square_p, "square", "3.0",
+                "Array(9., dtype=float32, weak_type=True)")
 copy_p = ew.copy_p
-copy = _unary(ew.copy_p, "copy")
+copy = _unary(ew.copy_p, "copy", "jnp.arange(3)",
+              "Array([0, 1, 2], dtype=int32)")
 
 
 def conj(x):
-  """Complex conjugate; real inputs become complex (as in JAX)."""
+  """Complex conjugate; real inputs become complex (as in JAX).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.conj(jnp.complex64(1 + 2j))
+      Array(1.-2.j, dtype=complex64)
+  """
   if not dtypes.is_complex(dtypes.dtype(x)):
     x = convert_element_type(x, dtypes.to_complex_dtype(dtypes.dtype(x, canonicalize=True)))
   return ew.conj_p.bind(x)
@@ -105,46 +160,100 @@ class RoundingMethod(enum.IntEnum):
 
 
 def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):
-  """Round to the nearest integer, ties away from zero (or to even)."""
+  """Round to the nearest integer, ties away from zero (or to even).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.round(2.5), lax.round(2.5, lax.RoundingMethod.TO_NEAREST_EVEN)
+      (Array(3., dtype=float32, weak_type=True), Array(2., dtype=float32, weak_type=True))
+  """
   return ew.round_p.bind(x, rounding_method=RoundingMethod(int(rounding_method)))
 
 
 def integer_pow(x, y: int):
-  """``x ** y`` for a static Python integer ``y``."""
+  """``x ** y`` for a static Python integer ``y``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.integer_pow(jnp.float32(2), 3)
+      Array(8., dtype=float32)
+  """
   return ew.integer_pow_p.bind(x, y=int(y))
 
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+  """Round ``operand`` to a float format with the given exponent and mantissa bits.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.reduce_precision(jnp.float32(1.1), exponent_bits=5, mantissa_bits=10)
+      Array(1.0996094, dtype=float32)
+  """
   return ew.reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits),
                                     mantissa_bits=int(mantissa_bits))
 
 
-add = _binary(ew.add_p, "add")
-sub = _binary(ew.sub_p, "sub")
-mul = _binary(ew.mul_p, "mul")
-div = _binary(ew.div_p, "div")
-rem = _binary(ew.rem_p, "rem")
-pow = _binary(ew.pow_p, "pow")
-max = _binary(ew.max_p, "max")
-min = _binary(ew.min_p, "min")
-bitwise_and = _binary(ew.and_p, "bitwise_and")
-bitwise_or = _binary(ew.or_p, "bitwise_or")
-bitwise_xor = _binary(ew.xor_p, "bitwise_xor")
-shift_left = _binary(ew.shift_left_p, "shift_left")
-shift_right_arithmetic = _binary(ew.shift_right_arithmetic_p, "shift_right_arithmetic")
-shift_right_logical = _binary(ew.shift_right_logical_p, "shift_right_logical")
-atan2 = _binary(ew.atan2_p, "atan2")
-nextafter = _binary(ew.nextafter_p, "nextafter")
-complex = _binary(ew.complex_p, "complex")
-eq = _binary(ew.eq_p, "eq")
-ne = _binary(ew.ne_p, "ne")
-lt = _binary(ew.lt_p, "lt")
-le = _binary(ew.le_p, "le")
-gt = _binary(ew.gt_p, "gt")
-ge = _binary(ew.ge_p, "ge")
+add = _binary(ew.add_p, "add", "jnp.float32(1), 2.0",
+              "Array(3., dtype=float32)")
+sub = _binary(ew.sub_p, "sub", "jnp.float32(1), 2.0",
+              "Array(-1., dtype=float32)")
+mul = _binary(ew.mul_p, "mul", "jnp.float32(3), 2.0",
+              "Array(6., dtype=float32)")
+div = _binary(ew.div_p, "div", "jnp.int32(7), 2",
+              "Array(3, dtype=int32)")
+rem = _binary(ew.rem_p, "rem", "jnp.int32(7), 2",
+              "Array(1, dtype=int32)")
+pow = _binary(ew.pow_p, "pow", "jnp.float32(2), 3.0",
+              "Array(8., dtype=float32)")
+max = _binary(ew.max_p, "max", "jnp.float32(1), 2.0",
+              "Array(2., dtype=float32)")
+min = _binary(ew.min_p, "min", "jnp.float32(1), 2.0",
+              "Array(1., dtype=float32)")
+bitwise_and = _binary(ew.and_p, "bitwise_and", "jnp.int32(6), 3",
+                      "Array(2, dtype=int32)")
+bitwise_or = _binary(ew.or_p, "bitwise_or", "jnp.int32(6), 3",
+                     "Array(7, dtype=int32)")
+bitwise_xor = _binary(ew.xor_p, "bitwise_xor", "jnp.int32(6), 3",
+                      "Array(5, dtype=int32)")
+shift_left = _binary(ew.shift_left_p, "shift_left", "jnp.int32(1), 3",
+                     "Array(8, dtype=int32)")
+shift_right_arithmetic = _binary(
+    ew.shift_right_arithmetic_p, "shift_right_arithmetic", "jnp.int32(-8), 1",
+    "Array(-4, dtype=int32)")
+shift_right_logical = _binary(ew.shift_right_logical_p, "shift_right_logical", "jnp.int32(8), 1",
+                              "Array(4, dtype=int32)")
+atan2 = _binary(ew.atan2_p, "atan2", "jnp.float32(1), 1.0",
+                "Array(0.7853982, dtype=float32)")
+nextafter = _binary(ew.nextafter_p, "nextafter", "jnp.float32(1), 2.0",
+                    "Array(1.0000001, dtype=float32)")
+complex = _binary(ew.complex_p, "complex", "jnp.float32(1), 2.0",
+                  "Array(1.+2.j, dtype=complex64)")
+eq = _binary(ew.eq_p, "eq", "jnp.int32(1), 1",
+             "Array(True, dtype=bool)")
+ne = _binary(ew.ne_p, "ne", "jnp.int32(1), 1",
+             "Array(False, dtype=bool)")
+lt = _binary(ew.lt_p, "lt", "jnp.int32(1), 2",
+             "Array(True, dtype=bool)")
+le = _binary(ew.le_p, "le", "jnp.int32(1), 2",
+             "Array(True, dtype=bool)")
+gt = _binary(ew.gt_p, "gt", "jnp.int32(1), 2",
+             "Array(False, dtype=bool)")
+ge = _binary(ew.ge_p, "ge", "jnp.int32(1), 2",
+             "Array(False, dtype=bool)")
 
 
 def reciprocal(x):
+  """Elementwise ``1 / x``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.reciprocal(jnp.float32(4))
+      Array(0.25, dtype=float32)
+  """
   return div(_one_like(x), x)
 
 
@@ -153,17 +262,38 @@ def _one_like(x):
 
 
 def select_n(which, *cases):
-  """``cases[which]`` elementwise; ``which`` is bool (two cases) or int32."""
+  """``cases[which]`` elementwise; ``which`` is bool (two cases) or int32.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.select_n(jnp.array([0, 1, 2]), jnp.zeros(3), jnp.ones(3), jnp.full(3, 2.0))
+      Array([0., 1., 2.], dtype=float32)
+  """
   return ew.select_n_p.bind(which, *cases)
 
 
 def select(pred, on_true, on_false):
-  """``on_true`` where ``pred`` else ``on_false`` (note select_n's reversed case order)."""
+  """``on_true`` where ``pred`` else ``on_false`` (note select_n's reversed case order).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.select(jnp.array([True, False]), jnp.ones(2), jnp.zeros(2))
+      Array([1., 0.], dtype=float32)
+  """
   return ew.select_n_p.bind(pred, on_false, on_true)
 
 
 def clamp(min, x, max):
-  """``x`` clipped to ``[min, max]``."""
+  """``x`` clipped to ``[min, max]``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.clamp(0.0, jnp.array([-1.0, 0.5, 2.0]), 1.0)
+      Array([0. , 0.5, 1. ], dtype=float32)
+  """
   return ew.clamp_p.bind(min, x, max)
 
 
@@ -187,5 +317,13 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
 
 
 def bitcast_convert_type(operand, new_dtype):
+  """Reinterpret the bits of ``operand`` as ``new_dtype`` (same bit width: same shape).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.bitcast_convert_type(jnp.float32(1), jnp.int32)
+      Array(1065353216, dtype=int32)
+  """
   return ew.bitcast_convert_type_p.bind(operand,
                                         new_dtype=dtypes.canonicalize_dtype(new_dtype))

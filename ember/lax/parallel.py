@@ -30,7 +30,8 @@ from ember.primitives import collectives as coll
 
 __all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index",
            "axis_index_p", "axis_size", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute",
-           "ppermute_p", "pshuffle", "psum", "psum_p", "psum_scatter", "reduce_scatter_p"]
+           "ppermute_p", "pshuffle", "psum", "psum_p", "psum_scatter", "reduce_scatter_p",
+           "with_sharding_constraint"]
 
 psum_p, pmax_p, pmin_p = coll.psum_p, coll.pmax_p, coll.pmin_p
 all_gather_p, reduce_scatter_p = coll.all_gather_p, coll.reduce_scatter_p
@@ -333,3 +334,36 @@ def axis_size(axis_name) -> int:
       Array([2., 2.], dtype=float32)
   """
   return psum(1, axis_name)
+
+
+def with_sharding_constraint(x, shardings):
+  """``x`` (a pytree) with each leaf's layout over a mesh pinned to ``shardings`` (one
+  NamedSharding, or a pytree prefix of ``x`` of them). Eagerly it reshards; under ``jit`` it
+  constrains XLA's SPMD partitioner.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> y = ember.jit(lambda x: ember.lax.with_sharding_constraint(x * 2, NamedSharding(
+      ...     mesh, P("i"))))(jnp.arange(4.0))
+      >>> y.sharding.spec, y
+      (P('i',), Array([0., 2., 4., 6.], dtype=float32))
+  """
+  from ember.backend.sharding import NamedSharding
+  from ember.primitives.sharding_constraint import sharding_constraint_p
+  leaves, tree = pytree.flatten(x)
+  if isinstance(shardings, NamedSharding):
+    per_leaf = [shardings] * len(leaves)
+  else:
+    s_leaves, s_tree = pytree.flatten(shardings, is_leaf=lambda s: s is None)
+    per_leaf = []
+    for s, sub in zip(s_leaves, s_tree.flatten_up_to(x)):
+      per_leaf.extend([s] * len(pytree.flatten(sub)[0]))
+  for s in per_leaf:
+    if not isinstance(s, NamedSharding):
+      raise TypeError(f"with_sharding_constraint expects NamedShardings, got {s!r}; build one "
+                      "with ember.sharding.NamedSharding(mesh, P(...)).")
+  return pytree.unflatten(tree, [
+      sharding_constraint_p.bind(v, sharding=s, layout=None, unconstrained_dims=frozenset())
+      for v, s in zip(leaves, per_leaf)])

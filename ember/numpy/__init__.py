@@ -15,7 +15,17 @@ from ember.numpy.sorting import *  # noqa: F401,F403
 from ember.numpy.searching import *  # noqa: F401,F403
 from ember.numpy.misc import *  # noqa: F401,F403
 from ember.numpy.counting import *  # noqa: F401,F403
+from ember.numpy.statistics import *  # noqa: F401,F403
+from ember.numpy.setops import *  # noqa: F401,F403
+from ember.numpy.calculus import *  # noqa: F401,F403
+from ember.numpy.polynomial import *  # noqa: F401,F403
+from ember.numpy.windows import *  # noqa: F401,F403
 from ember.numpy.indexing import *  # noqa: F401,F403
+from ember.numpy.placing import *  # noqa: F401,F403
+from ember.numpy.bits import *  # noqa: F401,F403
+from ember.numpy.construction import *  # noqa: F401,F403
+from ember.numpy.vectorize import *  # noqa: F401,F403
+from ember.numpy.array_api import *  # noqa: F401,F403
 from ember.numpy import array_methods as _array_methods  # noqa: F401  (installs x.sum(), x + y...)
 from ember.numpy import fft  # noqa: F401,E402
 from ember.numpy import linalg  # noqa: F401,E402

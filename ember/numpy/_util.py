@@ -202,5 +202,5 @@ def canonicalize_axis(axis, ndim: int) -> int:
   import operator
   axis = operator.index(axis)
   if not -ndim <= axis < ndim:
-    raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    raise np.exceptions.AxisError(axis, ndim)  # a ValueError (as in JAX) and an IndexError
   return axis % ndim if ndim else axis

@@ -258,10 +258,9 @@ def _view(self, dtype=None, type=None):
 
 
 def _array_namespace(self, *, api_version=None):
-  """The array API namespace of ember arrays: ``ember.numpy``."""
-  if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
-                                                     "2024.12"):
-    raise ValueError(f"Unrecognized array API version: {api_version!r}")
+  """The array API namespace of ember arrays: ``ember.numpy``, of the 2024.12 standard."""
+  if api_version is not None and api_version != "2024.12":
+    raise ValueError(f"{api_version=!r} is not available; available versions are: ['2024.12']")
   return _jnp()
 
 
@@ -277,7 +276,22 @@ for _fun in ("squeeze", "swapaxes", "sum", "mean", "std", "var", "prod", "max", 
              "trace", "choose"):
   _METHODS[_fun] = _forward(_fun)
 
-_TRACER_ONLY_METHODS = {"item": _item, "tolist": _tolist}
+def _tracer_dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+  """Tracers hold no buffer to share: a clear error, as in JAX."""
+  raise errors.ConcretizationTypeError(
+      self, "The __dlpack__() method was called on traced array with shape "
+      f"{self.aval.str_short(short_dtypes=False)}.")
+
+
+def _tracer_to_device(self, device, /, *, stream=None):
+  """Inside a transform, placement is the enclosing computation's: checks ``device``, returns
+  ``self``."""
+  from ember.api import device_put
+  return device_put(self, device)
+
+
+_TRACER_ONLY_METHODS = {"item": _item, "tolist": _tolist, "__dlpack__": _tracer_dlpack,
+                        "to_device": _tracer_to_device}
 
 
 # --- properties -----------------------------------------------------------------------------------

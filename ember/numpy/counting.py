@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from typing import Any, NamedTuple
 
@@ -24,9 +25,13 @@ from ember.core import trace as core
 from ember.core.errors import ConcretizationTypeError
 from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array,
                                promote_dtypes_inexact)
+from ember.numpy.creation import named_jit
 from ember.numpy.misc import _any_nan
-from ember.numpy.searching import _int_array, _nonzero_flat, _static_size
-from ember.numpy.shape_ops import _broadcast_to, _dtype, _flip_jit, _is_array, _ndim, _shape, ravel
+from ember.numpy.reductions import cumsum
+from ember.numpy.searching import _nonzero_flat, _static_size
+from ember.numpy.shape_ops import (_broadcast_to, _dtype, _flip_jit, _is_array, _ndim, _shape,
+                                   moveaxis, ravel)
+from ember.numpy.ufuncs import _where
 from ember.numpy.taking import take
 
 __all__ = [
@@ -136,6 +141,18 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
   return creation.linspace(lo, hi, bins + 1, dtype=dt)
 
 
+def _bin_index(edges, x):
+  """The int32 histogram bin of each of ``x`` among sorted ``edges``: the last bin includes
+  its right edge, values outside the edges get ``len(edges) - 1`` (one past the last bin)."""
+  from ember.numpy.sorting import searchsorted
+  nbins = _shape(edges)[0] - 1
+  idx = lax.sub(searchsorted(edges, x, side="right"), np.int32(1))
+  last = lax.eq(x, _broadcast_to(_scalar_at(edges, nbins), _shape(x)))
+  idx = lax.select(last, lax.full(_shape(idx), nbins - 1, np.int32), idx)
+  outside = lax.bitwise_or(lax.lt(idx, np.int32(0)), lax.ge(idx, np.int32(nbins)))
+  return lax.select(outside, lax.full(_shape(idx), nbins, np.int32), idx)
+
+
 def histogram(a, bins=10, range=None, weights=None, density=None):
   """Counts of ``a`` in each bin and the bin edges; the last bin includes its right edge.
 
@@ -151,15 +168,9 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
       raise ValueError("weights should have the same shape as a.")
   edges = histogram_bin_edges(a, bins, range, weights)
   a = ravel(a)
-  from ember.numpy.sorting import searchsorted
   nbins = _shape(edges)[0] - 1
   dt = _dtype(edges)
-  av = lax.convert_element_type(a, dt)
-  idx = lax.sub(searchsorted(edges, av, side="right"), np.int32(1))
-  last = lax.eq(av, _broadcast_to(_scalar_at(edges, nbins), _shape(av)))
-  idx = lax.select(last, lax.full(_shape(idx), nbins - 1, np.int32), idx)
-  outside = lax.bitwise_or(lax.lt(idx, np.int32(0)), lax.ge(idx, np.int32(nbins)))
-  idx = lax.select(outside, lax.full(_shape(idx), nbins, np.int32), idx)
+  idx = _bin_index(edges, lax.convert_element_type(a, dt))
   w = lax.full(_shape(a), 1, dt) if weights is None else \
       lax.convert_element_type(ravel(weights), dtypes.result_type(weights, dt))
   counts = _scatter_add_1d(nbins, idx, w, _dtype(w))
@@ -189,8 +200,7 @@ def digitize(x, bins, right: bool = False, *, method=None):
   kw = {} if method is None else {"method": method}
   inc = searchsorted(bins, x, side=side, **kw)
   rb = _flip_jit(bins, axes=(0,))
-  dec = lax.sub(np.int32(n), searchsorted(rb, x, side="left" if side == "right" else "right",
-                                          **kw))
+  dec = lax.sub(np.int32(n), searchsorted(rb, x, side=side, **kw))
   increasing = lax.le(_scalar_at(bins, 0), _scalar_at(bins, n - 1))
   return lax.select(_broadcast_to(increasing, _shape(inc)), inc, dec)
 
@@ -259,34 +269,67 @@ def interp(x, xp, fp, left=None, right=None, period=None):
   return f
 
 
-# --- unique (concrete) --------------------------------------------------------------------------
+# --- unique -------------------------------------------------------------------------------------
 
-def _unique_host(ar, fun_name: str):
-  v = core.concrete_value(ar)
-  if v is None or isinstance(v, core.Tracer):
-    raise ConcretizationTypeError(
-        ar, f"jnp.{fun_name} needs concrete values, or a static `size` argument under jit.")
-  return np.asarray(v)
+def _sorted_rows(rows, equal_nan: bool):
+  """Sort the ``(n, m)`` ``rows`` lexicographically; return them, the sorting permutation and
+  the mask of each run's first row (NaNs equal to each other if ``equal_nan``)."""
+  n, m = _shape(rows)
+  it = dtypes.default_int_dtype()
+  cols = [lax.squeeze(lax.slice_in_dim(rows, j, j + 1, axis=1), (1,)) for j in range(m)]
+  *cols, perm = lax.sort((*cols, lax.broadcasted_iota(it, (n,), 0)), dimension=0,
+                         is_stable=True, num_keys=builtins.max(m, 1)) if m else \
+      (lax.broadcasted_iota(it, (n,), 0),)
+  neq = lax.full((n - 1,), False, np.bool_)
+  for c in cols:
+    prev, nxt = lax.slice(c, (0,), (n - 1,)), lax.slice(c, (1,), (n,))
+    differ = lax.ne(nxt, prev)
+    if equal_nan and dtypes.is_inexact(_dtype(c)):
+      differ = lax.bitwise_and(differ, lax.bitwise_not(lax.bitwise_and(_any_nan(nxt),
+                                                                        _any_nan(prev))))
+    neq = lax.bitwise_or(neq, differ)
+  mask = lax.concatenate([lax.full((1,), True, np.bool_), neq], 0)
+  return take(rows, perm, axis=0), perm, mask
 
 
-def _unique_sized(ar, size: int, fill_value):
-  """Sorted unique values of a traced 1-D array, padded/truncated to ``size``."""
-  s = lax.sort(ar, dimension=0, is_stable=True, num_keys=1)
-  n = _shape(s)[0]
-  if n == 0:
-    return lax.full((size,), 0 if fill_value is None else fill_value, _dtype(ar))
-  first = lax.full((1,), True, np.bool_)
-  neq = lax.ne(lax.slice(s, (1,), (n,)), lax.slice(s, (0,), (n - 1,)))
-  if dtypes.is_inexact(_dtype(s)):  # NaNs collapse into one (equal_nan=True)
-    neq = lax.bitwise_and(neq, lax.bitwise_not(lax.bitwise_and(
-        _any_nan(lax.slice(s, (1,), (n,))), _any_nan(lax.slice(s, (0,), (n - 1,))))))
-  mask = lax.concatenate([first, neq], 0)
+def _unique_count(rows, *, equal_nan):
+  return lax.reduce_sum(lax.convert_element_type(_sorted_rows(rows, equal_nan)[2],
+                                                 dtypes.default_int_dtype()), (0,))
+
+
+_unique_count_jit = named_jit(_unique_count, "unique_count", static_argnames=("equal_nan",))
+
+
+def _unique_rows(rows, fill_value, *, size, equal_nan):
+  """Values, first indices, inverse and counts of the unique rows of ``(n, m)`` ``rows``,
+  padded or truncated to ``size`` (padding: ``fill_value``, else the smallest row)."""
+  it = dtypes.default_int_dtype()
+  srt, perm, mask = _sorted_rows(rows, equal_nan)
   pos, count = _nonzero_flat(mask, size)
-  vals = take(s, pos, mode="clip")
-  fill = _scalar_at(s, 0) if fill_value is None else \
-      lax.convert_element_type(fill_value, _dtype(s))
-  valid = lax.lt(lax.broadcasted_iota(_dtype(count), (size,), 0), count)
-  return lax.select(valid, vals, _broadcast_to(fill, (size,)))
+  valid = lax.lt(lax.broadcasted_iota(it, (size,), 0), count)
+  pos = _where(valid, pos, np.zeros((), it))  # padding repeats the smallest row
+  values = take(srt, pos, axis=0)
+  if fill_value is not None:
+    values = _where(valid[:, None], values, lax.convert_element_type(fill_value, _dtype(rows)))
+  group = lax.sub(cumsum(lax.convert_element_type(mask, it)), np.ones((), it))
+  _, inverse = lax.sort((perm, group), dimension=0, num_keys=1)
+  counts = _scatter_add_1d(size, group, lax.full(_shape(group), 1, it), it)
+  return values, take(perm, pos), inverse, counts
+
+
+_unique_rows_jit = named_jit(_unique_rows, "unique", static_argnames=("size", "equal_nan"))
+
+
+def _unique_empty(ar, axis, size, fill_value, shape):
+  """unique of an array with no elements along the unique axis."""
+  if size and fill_value is None:
+    raise ValueError("jnp.unique: for zero-sized input with nonzero size argument, fill_value "
+                     "must be specified")
+  size = size or 0
+  values = lax.full((size,) + shape[1:], 0 if fill_value is None else fill_value, _dtype(ar))
+  zeros = lax.full((size,), 0, dtypes.default_int_dtype())
+  inverse = lax.full(_shape(ar) if axis is None else (0,), 0, dtypes.default_int_dtype())
+  return values, zeros, inverse, zeros
 
 
 def unique(ar, return_index: bool = False, return_inverse: bool = False,
@@ -294,52 +337,48 @@ def unique(ar, return_index: bool = False, return_inverse: bool = False,
            fill_value=None, sorted: bool = True):
   """The sorted unique elements of ``ar`` (optionally first indices, inverse and counts).
 
-  Needs concrete input unless ``size`` is given (values only then, padded with
-  ``fill_value``, by default the smallest value).
+  With ``axis``, the unique sub-arrays along that axis. Without ``size`` the input must be
+  concrete (the output's length depends on the values); with a static ``size`` it works
+  under ``jit``: the outputs are truncated or padded to ``size`` (values with ``fill_value``,
+  by default the smallest value; indices with the smallest value's index; counts with 0).
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.unique(jnp.array([3, 1, 1, 2]))
       Array([1, 2, 3], dtype=int32)
+      >>> jnp.unique(jnp.array([3, 1, 1]), return_counts=True, size=3, fill_value=0)
+      (Array([1, 3, 0], dtype=int32), Array([2, 1, 0], dtype=int32))
   """
   check_arraylike("unique", ar)
-  v = core.concrete_value(ar)
-  if (v is None or isinstance(v, core.Tracer)) and size is not None and axis is None and \
-      not (return_index or return_inverse or return_counts):
-    return _unique_sized(ravel(ar), _static_size(size, "unique"), fill_value)
-  host = _unique_host(ar, "unique")
-  kw = {} if axis is None else {"axis": canonicalize_axis(axis, host.ndim)}
-  res = np.unique(host, return_index=return_index, return_inverse=return_inverse,
-                  return_counts=return_counts, equal_nan=equal_nan, **kw)
-  res = res if isinstance(res, tuple) else (res,)
-  vals = res[0]
-  extras = list(res[1:])
-  if return_inverse and axis is None:
-    k = 1 + int(return_index)
-    extras[k - 1] = extras[k - 1].reshape(host.shape)
+  ar = ensure_array(ar)
   if size is not None:
     size = _static_size(size, "unique")
-    ax = 0 if axis is None else kw["axis"]
-    m = vals.shape[ax]
-    fill = np.take(vals, [0], axis=ax) if fill_value is None else np.full_like(
-        np.take(vals, [0], axis=ax) if m else np.zeros((1,), vals.dtype), fill_value)
-    if m >= size:
-      vals = np.take(vals, np.arange(size), axis=ax)
-    else:
-      vals = np.concatenate([vals] + [fill] * (size - m), axis=ax)
-    pos = 0
-    if return_index:
-      extras[pos] = np.concatenate([extras[pos][:size], np.zeros(builtins.max(size - m, 0),
-                                                                 extras[pos].dtype)])
-      pos += 1
-    if return_inverse:
-      pos += 1
-    if return_counts:
-      extras[pos] = np.concatenate([extras[pos][:size], np.zeros(builtins.max(size - m, 0),
-                                                                 extras[pos].dtype)])
-  out_vals = lax.convert_element_type(ensure_array(vals), _dtype(ar))
-  out = [out_vals] + [_int_array(e) for e in extras]
-  return out[0] if len(out) == 1 else tuple(out)
+  if axis is None:
+    moved = ravel(ar)
+  else:
+    moved = moveaxis(ar, canonicalize_axis(operator.index(axis), builtins.max(_ndim(ar), 1)), 0)
+  shape = _shape(moved)
+  if shape[0] == 0:
+    outs = _unique_empty(ar, axis, size, fill_value, shape)
+  else:
+    rows = lax.reshape(moved, (shape[0], math.prod(shape[1:])))
+    if size is None:
+      v = core.concrete_value(ar)
+      if v is None or isinstance(v, core.Tracer):
+        raise ConcretizationTypeError(
+            ar, "The error occurred in jnp.unique(): the size of its output depends on the "
+            "values. To use it under jit, pass a static `size` argument.")
+      size = int(_unique_count_jit(rows, equal_nan=bool(equal_nan)))
+    if fill_value is not None:
+      check_arraylike("unique", fill_value)
+    values, index, inverse, counts = _unique_rows_jit(rows, fill_value, size=size,
+                                                      equal_nan=bool(equal_nan))
+    values = lax.reshape(values, (size,) + shape[1:])
+    inverse = lax.reshape(inverse, _shape(ar)) if axis is None else inverse
+    outs = values, index, inverse, counts
+  values = outs[0] if axis is None else moveaxis(outs[0], 0, canonicalize_axis(axis, _ndim(ar)))
+  extras = [o for o, want in zip(outs[1:], (return_index, return_inverse, return_counts)) if want]
+  return tuple([values] + extras) if extras else values
 
 
 class _UniqueCountsResult(NamedTuple):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -72,6 +73,16 @@ def _place(x, device):
   return device_put(x, device)
 
 
+def _device_or_out_sharding(device, out_sharding):
+  """Where a result goes: ``device=`` or JAX's ``out_sharding=`` (at most one of them)."""
+  if out_sharding is None:
+    return device
+  if device is not None:
+    raise ValueError("Only one of `device` or `out_sharding` can be set. Got "
+                     f"device={device} and out_sharding={out_sharding}")
+  return out_sharding
+
+
 def _like_device(a, device):
   """The device a ``*_like`` result goes to: the one asked for, else a committed input's."""
   if device is None and type(a) is ArrayImpl and a._committed:
@@ -126,7 +137,8 @@ def _bad_dtype_error(value, dt) -> TypeError:
 
 
 def _check_numeric(value: np.ndarray, original) -> None:
-  if value.dtype.kind not in "biufc" and value.dtype not in dtypes.all_dtypes:
+  if value.dtype.kind not in "biufc" and value.dtype not in dtypes.all_dtypes + \
+      dtypes.narrow_float_dtypes + dtypes.narrow_int_dtypes:
     raise _bad_dtype_error(original, value.dtype)
 
 
@@ -231,7 +243,8 @@ def _check_order(order, fun_name):
                               f"got order={order!r}.")
 
 
-def array(object, dtype=None, copy: bool = True, order=None, ndmin: int = 0, *, device=None):
+def array(object, dtype=None, *args, copy: bool = True, order="K", ndmin: int = 0,
+          device=None, out_sharding=None):
   """An ember array holding ``object`` (an array, a scalar, a nested sequence...).
 
   A Python scalar gives a weakly typed array; sequences and NumPy values give strong ones, with
@@ -242,11 +255,19 @@ def array(object, dtype=None, copy: bool = True, order=None, ndmin: int = 0, *, 
       >>> jnp.array(1.), jnp.array([1, 2.5])
       (Array(1., dtype=float32, weak_type=True), Array([1. , 2.5], dtype=float32))
   """
+  if args:
+    warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is "
+                  "deprecated. Use keyword arguments instead.", DeprecationWarning, stacklevel=2)
+    if len(args) > 3:
+      raise TypeError(f"array() takes from 1 to 5 positional arguments but {2 + len(args)} "
+                      "were given")
+    copy, order, ndmin = args + (copy, order, ndmin)[len(args):]
+  device = _device_or_out_sharding(device, out_sharding)
   _check_order(order, "array")
   return _array(object, _user_dtype(dtype, "array"), bool(copy), operator.index(ndmin), device)
 
 
-def asarray(a, dtype=None, order=None, *, copy=None, device=None):
+def asarray(a, dtype=None, order=None, *, copy=None, device=None, out_sharding=None):
   """``a`` as an ember array; ember arrays of the right dtype come back unchanged.
 
   Example:
@@ -255,6 +276,7 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
       >>> jnp.asarray(x) is x, jnp.asarray([1, 2], dtype=jnp.uint8)
       (True, Array([1, 2], dtype=uint8))
   """
+  device = _device_or_out_sharding(device, out_sharding)
   _check_order(order, "asarray")
   dt = _user_dtype(dtype, "asarray")
   if isinstance(a, (ArrayImpl, core.Tracer)) and not copy and (
@@ -303,7 +325,7 @@ def _fill(shape, value, dt, weak: bool, device, fun_name: str):
   return _place(lax.full(shape, value), device)
 
 
-def zeros(shape, dtype=None, *, device=None):
+def zeros(shape, dtype=None, *, device=None, out_sharding=None):
   """An array of zeros (float32 by default).
 
   Example:
@@ -311,11 +333,12 @@ def zeros(shape, dtype=None, *, device=None):
       >>> jnp.zeros((2,))
       Array([0., 0.], dtype=float32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   dt = dtypes.check_and_canonicalize_user_dtype(float if dtype is None else dtype, "zeros")
   return _fill(_shape(shape), 0, dt, False, device, "zeros")
 
 
-def ones(shape, dtype=None, *, device=None):
+def ones(shape, dtype=None, *, device=None, out_sharding=None):
   """An array of ones (float32 by default).
 
   Example:
@@ -323,11 +346,12 @@ def ones(shape, dtype=None, *, device=None):
       >>> jnp.ones(2, dtype=int)
       Array([1, 1], dtype=int32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   dt = dtypes.check_and_canonicalize_user_dtype(float if dtype is None else dtype, "ones")
   return _fill(_shape(shape), 1, dt, False, device, "ones")
 
 
-def empty(shape, dtype=None, *, device=None):
+def empty(shape, dtype=None, *, device=None, out_sharding=None):
   """An array of ``shape``; ember has no uninitialized memory, so it holds zeros (as in JAX).
 
   Example:
@@ -335,11 +359,12 @@ def empty(shape, dtype=None, *, device=None):
       >>> jnp.empty(2)
       Array([0., 0.], dtype=float32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   dt = dtypes.check_and_canonicalize_user_dtype(float if dtype is None else dtype, "empty")
   return _fill(_shape(shape), 0, dt, False, device, "empty")
 
 
-def full(shape, fill_value, dtype=None, *, device=None):
+def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None):
   """An array of ``shape`` filled with ``fill_value`` (broadcast if it is an array).
 
   Without ``dtype``, a Python scalar fill gives a weakly typed result, as in JAX.
@@ -349,6 +374,7 @@ def full(shape, fill_value, dtype=None, *, device=None):
       >>> jnp.full((2,), 1.5), jnp.full(2, 7, dtype=jnp.int8)
       (Array([1.5, 1.5], dtype=float32, weak_type=True), Array([7, 7], dtype=int8))
   """
+  device = _device_or_out_sharding(device, out_sharding)
   check_arraylike("full", fill_value)
   shape = _shape(shape)
   dt = _user_dtype(dtype, "full")
@@ -372,7 +398,7 @@ def _full_like(fun_name, a, fill_value, dtype, shape, device):
   return _place(broadcast_to(_array(fill_value, dt, False, 0, None), fill_shape), device)
 
 
-def zeros_like(a, dtype=None, shape=None, *, device=None):
+def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
   """Zeros with the shape and dtype of ``a`` (weak if ``a`` is), on ``a``'s device.
 
   Example:
@@ -380,10 +406,11 @@ def zeros_like(a, dtype=None, shape=None, *, device=None):
       >>> jnp.zeros_like(jnp.arange(2))
       Array([0, 0], dtype=int32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   return _full_like("zeros_like", a, 0, dtype, shape, device)
 
 
-def ones_like(a, dtype=None, shape=None, *, device=None):
+def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
   """Ones with the shape and dtype of ``a``.
 
   Example:
@@ -391,6 +418,7 @@ def ones_like(a, dtype=None, shape=None, *, device=None):
       >>> jnp.ones_like(jnp.arange(2), dtype=float)
       Array([1., 1.], dtype=float32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   return _full_like("ones_like", a, 1, dtype, shape, device)
 
 
@@ -405,7 +433,7 @@ def empty_like(prototype, dtype=None, shape=None, *, device=None):
   return _full_like("empty_like", prototype, 0, dtype, shape, device)
 
 
-def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None):
   """``fill_value`` in an array with the shape and dtype of ``a`` (values are cast).
 
   Example:
@@ -413,6 +441,7 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
       >>> jnp.full_like(jnp.arange(2), 2.7)
       Array([2, 2], dtype=int32)
   """
+  device = _device_or_out_sharding(device, out_sharding)
   return _full_like("full_like", a, fill_value, dtype, shape, device)
 
 
@@ -447,7 +476,7 @@ def _arange_size(start, stop, step) -> int:
   return max(int(size), 0)
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding=None):
   """Evenly spaced values in ``[start, stop)`` (JAX's rules: ``arange(10)`` is int32).
 
   The bounds must be concrete (a traced bound raises ConcretizationTypeError). Values are
@@ -458,6 +487,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
       >>> jnp.arange(2, 10, 3), jnp.arange(0., 1., .25)
       (Array([2, 5, 8], dtype=int32), Array([0.  , 0.25, 0.5 , 0.75], dtype=float32))
   """
+  device = _device_or_out_sharding(device, out_sharding)
   dt = _user_dtype(dtype, "arange")
   if stop is None and step is None:
     n = _concrete_scalar(start, "stop")

@@ -144,9 +144,10 @@ def _pad_reflect(array, axis: int, before: int, after: int, mode: str, odd: bool
 
 def _pad_stat(array, axis: int, before: int, after: int, mode: str, stat_length):
   from ember.numpy import reductions as red
+  from ember.numpy.statistics import median
   n = _shape(array)[axis]
   dt = _dtype(array)
-  fn = {"maximum": red.max, "minimum": red.min, "mean": red.mean, "median": red.median}[mode]
+  fn = {"maximum": red.max, "minimum": red.min, "mean": red.mean, "median": median}[mode]
   parts = {}
   for side, w in (("b", before), ("a", after)):
     if not w:

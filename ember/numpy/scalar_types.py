@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import ml_dtypes as _ml_dtypes
 import numpy as np
 
 from ember import dtypes as _dtypes
@@ -26,6 +27,9 @@ __all__ = [
     "isdtype", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "ndarray",
     "generic", "number", "inexact", "floating", "complexfloating", "integer", "signedinteger",
     "unsignedinteger", "character", "flexible", "object_",
+    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn",
+    "float6_e3m2fn", "int1", "int2", "int4", "uint1", "uint2", "uint4",
 ]
 
 
@@ -74,6 +78,25 @@ float32 = _make_scalar_type(np.float32)
 float64 = _make_scalar_type(np.float64)
 complex64 = _make_scalar_type(np.complex64)
 complex128 = _make_scalar_type(np.complex128)
+# The narrow ml_dtypes types: arrays hold them (the 6-bit floats and int1/uint1 fail in XLA,
+# as in JAX), and they promote only with themselves and with Python scalars.
+float8_e3m4 = _make_scalar_type(_ml_dtypes.float8_e3m4)
+float8_e4m3 = _make_scalar_type(_ml_dtypes.float8_e4m3)
+float8_e4m3b11fnuz = _make_scalar_type(_ml_dtypes.float8_e4m3b11fnuz)
+float8_e4m3fn = _make_scalar_type(_ml_dtypes.float8_e4m3fn)
+float8_e4m3fnuz = _make_scalar_type(_ml_dtypes.float8_e4m3fnuz)
+float8_e5m2 = _make_scalar_type(_ml_dtypes.float8_e5m2)
+float8_e5m2fnuz = _make_scalar_type(_ml_dtypes.float8_e5m2fnuz)
+float8_e8m0fnu = _make_scalar_type(_ml_dtypes.float8_e8m0fnu)
+float4_e2m1fn = _make_scalar_type(_ml_dtypes.float4_e2m1fn)
+float6_e2m3fn = _make_scalar_type(_ml_dtypes.float6_e2m3fn)
+float6_e3m2fn = _make_scalar_type(_ml_dtypes.float6_e3m2fn)
+int1 = _make_scalar_type(_ml_dtypes.int1)
+int2 = _make_scalar_type(_ml_dtypes.int2)
+int4 = _make_scalar_type(_ml_dtypes.int4)
+uint1 = _make_scalar_type(_ml_dtypes.uint1)
+uint2 = _make_scalar_type(_ml_dtypes.uint2)
+uint4 = _make_scalar_type(_ml_dtypes.uint4)
 uint = uint64
 float_ = double = float64
 single = float32
@@ -90,7 +113,6 @@ unsignedinteger, character, flexible, object_ = (np.unsignedinteger, np.characte
 dtype = np.dtype
 iinfo = _dtypes.iinfo
 finfo = _dtypes.finfo
-issubdtype = _dtypes.issubdtype
 can_cast = np.can_cast
 
 pi = np.pi
@@ -99,6 +121,18 @@ inf = np.inf
 nan = np.nan
 euler_gamma = np.euler_gamma
 newaxis = None
+
+
+def issubdtype(arg1, arg2) -> bool:
+  """Whether dtype (or scalar type) ``arg1`` is ``arg2`` or below it in NumPy's type hierarchy;
+  unlike NumPy, bfloat16 and the other ml_dtypes types count as floating/integer.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.issubdtype(jnp.bfloat16, jnp.floating), jnp.issubdtype(jnp.int8, jnp.unsignedinteger)
+      (True, False)
+  """
+  return _dtypes.issubdtype(arg1, arg2)
 
 
 def result_type(*args):

@@ -185,7 +185,7 @@ def _reshape_c(a, newshape: tuple):
   return lax.reshape(a, newshape)
 
 
-def reshape(a, shape=None, order: str = "C", *, copy=None, out_sharding=None):
+def reshape(a, shape, order: str = "C", *, copy=None, out_sharding=None):
   """Give ``a`` a new shape with the same number of elements (one axis may be ``-1``).
 
   Example:
@@ -196,8 +196,6 @@ def reshape(a, shape=None, order: str = "C", *, copy=None, out_sharding=None):
              [4, 5]], dtype=int32)
   """
   check_arraylike("reshape", a)
-  if shape is None:
-    raise TypeError("reshape() missing 1 required argument: 'shape'")
   newshape = _compute_newshape(_shape(a), _canonical_shape(shape))
   if order == "C":
     return _reshape_c(a, newshape)

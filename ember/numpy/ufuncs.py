@@ -194,18 +194,17 @@ def _fold_reduce(ufn, a, axis, dtype, keepdims, initial, where):
   if axis is None or isinstance(axis, tuple):
     raise NotImplementedError(f"{ufn}.reduce supports a single integer axis.")
   x, axis = _moved_front(ufn, a, axis, dtype)
-  n = np.shape(x)[0]
-  if n == 0 and initial is None:
-    if ufn.identity is None:
-      raise ValueError(f"zero-size array to reduction operation {ufn.__name__} which has no "
-                       "identity")
+  rows = [lax.index_in_dim(x, i, 0, keepdims=False) for i in range(np.shape(x)[0])]
+  if initial is None:  # as in JAX, the fold starts from the identity when there is one
     initial = ufn.identity
-  rows = [lax.index_in_dim(x, i, 0, keepdims=False) for i in range(n)]
-  acc = rows[0] if rows else lax.full(np.shape(x)[1:], fold_scalar(initial, _dt(x), False))
+  if initial is not None:
+    rows.insert(0, lax.full(np.shape(x)[1:], fold_scalar(initial, _dt(x), False)))
+  elif not rows:
+    raise ValueError(f"zero-size array to reduction operation {ufn.__name__} which has no "
+                     "identity")
+  acc = rows[0]
   for r in rows[1:]:
     acc = ufn(acc, r)
-  if initial is not None and rows:
-    acc = ufn(initial, acc)
   return lax.expand_dims(acc, (axis,)) if keepdims else acc
 
 
@@ -470,15 +469,15 @@ def power(x1, x2, /):
 pow = power
 
 
-def float_power(x1, x2, /):
-  """``x1 ** x2`` computed in floating point (integers become floats first).
+def float_power(x, y, /):
+  """``x ** y`` computed in floating point (integers become floats first).
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.float_power(2, 3)
       Array(8., dtype=float32, weak_type=True)
   """
-  return lax.pow(*promote_args_inexact("float_power", x1, x2))
+  return lax.pow(*promote_args_inexact("float_power", x, y))
 
 
 def positive(x, /):

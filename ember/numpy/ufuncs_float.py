@@ -64,7 +64,7 @@ def _trunc(x):
 _trunc_jit = named_jit(_trunc, "trunc")
 
 
-def trunc(x, /):
+def trunc(x):
   """Elementwise rounding towards zero.
 
   Example:
@@ -245,7 +245,12 @@ def _isposneginf(x, value, name):
   return _false_like(x)
 
 
-def isposinf(x, /):
+def _no_posneginf_out(out) -> None:
+  if out is not None:
+    raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
+
+
+def isposinf(x, /, out=None):
   """Elementwise test for positive infinity.
 
   Example:
@@ -253,10 +258,11 @@ def isposinf(x, /):
       >>> jnp.isposinf(jnp.array([jnp.inf, -jnp.inf]))
       Array([ True, False], dtype=bool)
   """
+  _no_posneginf_out(out)
   return _isposneginf(x, np.inf, "isposinf")
 
 
-def isneginf(x, /):
+def isneginf(x, /, out=None):
   """Elementwise test for negative infinity.
 
   Example:
@@ -264,6 +270,7 @@ def isneginf(x, /):
       >>> jnp.isneginf(jnp.array([jnp.inf, -jnp.inf]))
       Array([False,  True], dtype=bool)
   """
+  _no_posneginf_out(out)
   return _isposneginf(x, -np.inf, "isneginf")
 
 

@@ -94,7 +94,7 @@ _fmax_jit = _fminmax("fmax", lax.gt)
 _fmin_jit = _fminmax("fmin", lax.lt)
 
 
-def fmax(x1, x2, /):
+def fmax(x1, x2):
   """Elementwise maximum ignoring NaNs (NaN only where both are NaN).
 
   Example:
@@ -106,7 +106,7 @@ def fmax(x1, x2, /):
   return _fmax_jit(x1, x2)
 
 
-def fmin(x1, x2, /):
+def fmin(x1, x2):
   """Elementwise minimum ignoring NaNs (NaN only where both are NaN).
 
   Example:
@@ -186,15 +186,15 @@ def bitwise_not(x, /):
 invert = bitwise_invert = bitwise_not
 
 
-def left_shift(x1, x2, /):
-  """Elementwise ``x1 << x2`` (bools become int32).
+def left_shift(x, y, /):
+  """Elementwise ``x << y`` (bools become int32).
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.left_shift(jnp.arange(3), 2)
       Array([0, 4, 8], dtype=int32)
   """
-  return lax.shift_left(*promote_args_numeric("left_shift", x1, x2))
+  return lax.shift_left(*promote_args_numeric("left_shift", x, y))
 
 
 def right_shift(x1, x2, /):

@@ -218,9 +218,17 @@ def _binary_inexact(lax_fn, name: str, what: str, example: str, result: str):
 arctan2 = _binary_inexact(lax.atan2, "arctan2", "Elementwise angle of the point (x2, x1).",
                           "1, 1", "Array(0.7853982, dtype=float32, weak_type=True)")
 atan2 = arctan2
-nextafter = _binary_inexact(lax.nextafter, "nextafter",
-                            "The next representable value after x1 towards x2.",
-                            "jnp.float32(1), 2", "Array(1.0000001, dtype=float32)")
+
+
+def nextafter(x, y, /):
+  """The next representable value after ``x`` towards ``y``, elementwise.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.nextafter(jnp.float32(1), 2)
+      Array(1.0000001, dtype=float32)
+  """
+  return lax.nextafter(*promote_args_inexact("nextafter", x, y))
 
 
 def _hypot(x1, x2):
@@ -288,7 +296,7 @@ def _gcd(x1, x2):
 _gcd_jit = named_jit(_gcd, "gcd")
 
 
-def gcd(x1, x2, /):
+def gcd(x1, x2):
   """Elementwise greatest common divisor of integers (``gcd(0, 0) == 0``).
 
   Example:
@@ -314,7 +322,7 @@ def _lcm(x1, x2):
 _lcm_jit = named_jit(_lcm, "lcm")
 
 
-def lcm(x1, x2, /):
+def lcm(x1, x2):
   """Elementwise least common multiple of integers (``lcm(0, x) == 0``).
 
   Example:

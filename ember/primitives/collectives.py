@@ -29,10 +29,10 @@ of their examples, so it only shifts its positional parameters past their batch 
   params (as in JAX), so its abstract evaluation reads the axis sizes in scope.
 - ``axis_index`` (param ``axis_name``): the lane's index along one named axis, int32.
 
-Named collectives do not lower yet: ``shard_map`` over a device mesh will give them lowering
-rules (StableHLO all_reduce, all_gather, reduce_scatter, collective_permute, all_to_all with
-replica groups) from the params they already carry. Only psum/pmax/pmin over positional axes
-alone lower now, as reductions.
+Inside ``shard_map`` the named axes are mesh axes, and each collective lowers to StableHLO's
+cross-device op (all_reduce, all_gather, reduce_scatter, collective_permute, all_to_all;
+``axis_index`` reads the partition id) with replica groups of partition ids read off the mesh
+(``replica_groups``). Over positional axes alone, psum/pmax/pmin lower as reductions.
 """
 from __future__ import annotations
 
@@ -78,14 +78,105 @@ def group_size(names: tuple, axis_index_groups) -> int:
   return size
 
 
-def _lower_named(name: str):
-  """The lowering of a named collective: not available until shard_map gives it one."""
-  def lower(ctx, *args, **params):
+# --- lowering to cross-device collectives (inside shard_map) ----------------------------------
+
+def _mesh(ctx, prim: str):
+  """The mesh of the shard_map body being lowered; a clear error outside one."""
+  mesh = ctx.module_context.get("mesh")
+  if mesh is None or not ctx.module_context.get("manual"):
     raise NotImplementedError(
-        f"{name} over named axes cannot be compiled to a cross-device collective yet (that "
-        "will come with shard_map): use it inside ember.vmap(..., axis_name=...), which turns "
-        "it into array operations over the batch axis.")
-  return lower
+        f"{prim} over named axes compiles to a cross-device collective only inside "
+        "ember.shard_map; under ember.vmap(..., axis_name=...) it becomes array operations "
+        "over the batch axis.")
+  return mesh
+
+
+def replica_groups(mesh, names: tuple, axis_index_groups=None) -> np.ndarray:
+  """Device positions (partition ids) grouped by the mesh coordinates outside ``names``; within
+  a group, ordered by the coordinates along ``names`` (the first name most significant)."""
+  sizes = mesh.axis_sizes
+  idx = [mesh.axis_names.index(n) for n in names]
+  rest = [i for i in range(len(sizes)) if i not in idx]
+  n = int(np.prod([sizes[i] for i in idx], dtype=np.int64))
+  groups = np.arange(mesh.size).reshape(sizes).transpose(rest + idx).reshape(-1, n)
+  if axis_index_groups is not None:  # split each group by the lane indices given
+    groups = np.concatenate([groups[:, list(g)] for g in axis_index_groups], axis=0)
+  return groups
+
+
+def _groups_attrs(ctx, groups: np.ndarray) -> dict:
+  counter = ctx.module_context.setdefault("channel", [0])
+  counter[0] += 1
+  rows = ", ".join("[" + ", ".join(str(int(d)) for d in g) + "]" for g in groups)
+  return {"replica_groups": f"dense<[{rows}]> : tensor<{groups.shape[0]}x{groups.shape[1]}xi64>",
+          "channel_handle": f"#stablehlo.channel_handle<handle = {counter[0]}, type = 1>",
+          "use_global_device_ids": "unit"}
+
+
+def _all_reduce(ctx, x, names, axis_index_groups, op_name: str, prim: str):
+  from ember.primitives.reductions import binary_region
+  mesh = _mesh(ctx, prim)
+  groups = replica_groups(mesh, names, axis_index_groups)
+  return ctx.op1("stablehlo.all_reduce", [x], x.aval, _groups_attrs(ctx, groups),
+                 regions=[binary_region(ctx, x.aval, op_name)])
+
+
+def _all_gather_lower(ctx, x, *, all_gather_dimension, axis_name, axis_index_groups,
+                      axis_size, tiled):
+  mesh = _mesh(ctx, "all_gather")
+  dim = all_gather_dimension
+  if not tiled:  # gather blocks of one along a new unit axis
+    shape = x.aval.shape
+    x = ctx.op1("stablehlo.reshape", [x], x.aval.update(shape=shape[:dim] + (1,) + shape[dim:]))
+  attrs = {"all_gather_dim": f"{dim} : i64",
+           **_groups_attrs(ctx, replica_groups(mesh, as_names(axis_name), axis_index_groups))}
+  return ctx.op1("stablehlo.all_gather", [x], ctx.avals_out[0], attrs)
+
+
+def _reduce_scatter_lower(ctx, x, *, scatter_dimension, axis_name, axis_index_groups,
+                          axis_size, tiled):
+  from ember.primitives.reductions import binary_region
+  mesh = _mesh(ctx, "psum_scatter")
+  dim = scatter_dimension
+  out = ctx.avals_out[0]
+  block = out if tiled else out.update(shape=out.shape[:dim] + (1,) + out.shape[dim:])
+  attrs = {"scatter_dimension": f"{dim} : i64",
+           **_groups_attrs(ctx, replica_groups(mesh, as_names(axis_name), axis_index_groups))}
+  y = ctx.op1("stablehlo.reduce_scatter", [x], block, attrs,
+              regions=[binary_region(ctx, x.aval, "stablehlo.add")])
+  return y if tiled else ctx.op1("stablehlo.reshape", [y], out)
+
+
+def _ppermute_lower(ctx, x, *, axis_name, perm):
+  mesh = _mesh(ctx, "ppermute")
+  groups = replica_groups(mesh, as_names(axis_name))
+  pairs = [(int(g[src]), int(g[dst])) for g in groups for src, dst in perm]
+  attrs = _groups_attrs(ctx, groups)
+  rows = ", ".join(f"[{a}, {b}]" for a, b in pairs)
+  return ctx.op1("stablehlo.collective_permute", [x], x.aval, {
+      "source_target_pairs": f"dense<[{rows}]> : tensor<{len(pairs)}x2xi64>",
+      "channel_handle": attrs["channel_handle"]})
+
+
+def _all_to_all_lower(ctx, x, *, split_axis, concat_axis, axis_name, axis_index_groups, tiled):
+  mesh = _mesh(ctx, "all_to_all")
+  groups = replica_groups(mesh, as_names(axis_name), axis_index_groups)
+  attrs = {"split_dimension": f"{split_axis} : i64", "concat_dimension": f"{concat_axis} : i64",
+           "split_count": f"{groups.shape[1]} : i64", **_groups_attrs(ctx, groups)}
+  del attrs["use_global_device_ids"]
+  return ctx.op1("stablehlo.all_to_all", [x], ctx.avals_out[0], attrs)
+
+
+def _axis_index_lower(ctx, *, axis_name):
+  """The partition id's coordinate along ``axis_name``: (id // stride) % size."""
+  mesh = _mesh(ctx, "axis_index")
+  i = mesh.axis_names.index(axis_name)
+  stride = int(np.prod(mesh.axis_sizes[i + 1:], dtype=np.int64))
+  i32 = ShapedArray((), np.dtype(np.int32))
+  pid = ctx.op1("stablehlo.partition_id", [], ShapedArray((), np.dtype(np.uint32)))
+  k = ctx.op1("stablehlo.convert", [pid], i32)
+  k = ctx.op1("stablehlo.divide", [k, ctx.constant(stride, i32)], i32)
+  return ctx.op1("stablehlo.remainder", [k, ctx.constant(mesh.axis_sizes[i], i32)], i32)
 
 
 def _no_groups(axis_index_groups,
@@ -118,11 +209,14 @@ def _reduce_abstract_eval(x: ShapedArray, *, axes, axis_index_groups) -> ShapedA
 def _reduce_lower_rule(prim_name: str, kind: str, op_name: str):
   """Over positional axes alone, the collective is a reduction of the operand."""
   reduce = red._reduce_lower_rule(kind, op_name)
-  named_lower = _lower_named(prim_name)
+
   def lower(ctx, x, *, axes, axis_index_groups):
-    if named_axes(axes):
-      return named_lower(ctx, x)
-    return reduce(ctx, x, axes=axes)
+    positional = tuple(a for a in axes if is_positional(a))
+    x = reduce(ctx, x, axes=positional)
+    names = named_axes(axes)
+    if names:
+      x = _all_reduce(ctx, x, names, axis_index_groups, op_name, prim_name)
+    return x
   return lower
 
 
@@ -236,7 +330,7 @@ def _all_gather_batch_named(name, size, vals, dims, *, all_gather_dimension, axi
 
 
 all_gather_p = Primitive("all_gather")
-all_gather_p.def_rules(abstract_eval=_all_gather_abstract_eval, lower=_lower_named("all_gather"),
+all_gather_p.def_rules(abstract_eval=_all_gather_abstract_eval, lower=_all_gather_lower,
                        batch=_all_gather_batch)
 deflinear_unary(all_gather_p, _all_gather_transpose)
 all_gather_p.axis_names = lambda params: params["axis_name"]
@@ -297,7 +391,7 @@ def _reduce_scatter_batch_named(name, size, vals, dims, *, scatter_dimension, ax
 
 reduce_scatter_p = Primitive("reduce_scatter")
 reduce_scatter_p.def_rules(abstract_eval=_reduce_scatter_abstract_eval,
-                           lower=_lower_named("psum_scatter"), batch=_reduce_scatter_batch)
+                           lower=_reduce_scatter_lower, batch=_reduce_scatter_batch)
 deflinear_unary(reduce_scatter_p, _reduce_scatter_transpose)
 reduce_scatter_p.axis_names = lambda params: params["axis_name"]
 reduce_scatter_p.batch_named = _reduce_scatter_batch_named
@@ -327,7 +421,7 @@ def _ppermute_batch_named(name, size, vals, dims, *, axis_name, perm):
 
 ppermute_p = Primitive("ppermute")
 ppermute_p.def_rules(abstract_eval=lambda x, *, axis_name, perm: x,
-                     lower=_lower_named("ppermute"), batch=batching.vectorized_batcher(ppermute_p))
+                     lower=_ppermute_lower, batch=batching.vectorized_batcher(ppermute_p))
 deflinear_unary(ppermute_p, _ppermute_transpose)
 ppermute_p.axis_names = lambda params: params["axis_name"]
 ppermute_p.batch_named = _ppermute_batch_named
@@ -389,7 +483,7 @@ def _all_to_all_batch_named(name, size, vals, dims, *, split_axis, concat_axis, 
 
 
 all_to_all_p = _AxisSizedPrimitive("all_to_all")
-all_to_all_p.def_rules(abstract_eval=_all_to_all_abstract_eval, lower=_lower_named("all_to_all"),
+all_to_all_p.def_rules(abstract_eval=_all_to_all_abstract_eval, lower=_all_to_all_lower,
                        batch=_all_to_all_batch)
 deflinear_unary(all_to_all_p, _all_to_all_transpose)
 all_to_all_p.axis_names = lambda params: as_names(params["axis_name"])
@@ -405,6 +499,6 @@ def _axis_index_batch_named(name, size, vals, dims, *, axis_name):
 
 axis_index_p = Primitive("axis_index")
 axis_index_p.def_rules(abstract_eval=lambda *, axis_name: ShapedArray((), np.dtype(np.int32)),
-                       lower=_lower_named("axis_index"))
+                       lower=_axis_index_lower)
 axis_index_p.axis_names = lambda params: (params["axis_name"],)
 axis_index_p.batch_named = _axis_index_batch_named

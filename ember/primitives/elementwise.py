@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 from typing import Callable, Sequence
 
+import math
+
 import numpy as np
 
 from ember import dtypes
@@ -266,6 +268,17 @@ neg_p = _prim("neg", NUM, "stablehlo.negate")
 deflinear_unary(neg_p, lambda ct, aval: neg_p.bind(ct))
 sign_p = _prim("sign", NUM, "stablehlo.sign")
 _defjvp_zero(sign_p)
+
+
+def _sign_lower(ctx: LoweringContext, x: Value) -> Value:
+  """``stablehlo.sign``, which takes no unsigned integers: those are 0 at 0 and 1 elsewhere."""
+  if not dtypes.is_unsigned(x.aval.dtype):
+    return ctx.op1("stablehlo.sign", [x])
+  zero, one = (ctx.constant(np.array(v, x.aval.dtype), x.aval) for v in (0, 1))
+  return ctx.op1("stablehlo.select", [compare(ctx, x, zero, "EQ"), zero, one])
+
+
+sign_p.def_rules(lower=_sign_lower)
 floor_p = _prim("floor", FLOAT, "stablehlo.floor")
 _defjvp_zero(floor_p)
 ceil_p = _prim("ceil", FLOAT, "stablehlo.ceil")
@@ -309,6 +322,42 @@ _defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.sub(lax.square(x), _const
 atanh_p = _prim("atanh", INEXACT, "chlo.atanh")
 _defjvp(atanh_p, lambda g, x: lax.mul(lax.integer_pow(lax.add(_const(x, 1), x), -1),
                                       lax.div(g, lax.sub(_const(x, 1), x))))
+
+
+# Complex special values where XLA's kernels disagree with C99 and the Array API standard. Only
+# those inputs change (real and float inputs lower to the single op, as in JAX).
+
+def _patched_complex(hlo: str, patch: Callable):
+  """Lower to ``hlo``; for complex ``x``, then ``patch(x, out)`` (lax ops) fixes special values."""
+  def lower(ctx: LoweringContext, x: Value) -> Value:
+    out = ctx.op1(hlo, [x])
+    if not dtypes.is_complex(x.aval.dtype):
+      return out
+    return lower_fun(patch)(ctx, x, out)
+  return lower
+
+
+def _nan_for_nan_imag(x, out):
+  """NaN + NaN j for ``a + NaN j`` with finite nonzero ``a`` (XLA's large-``|a|`` branch of
+  acos/acosh returns a finite part there)."""
+  re, im = lax.real(x), lax.imag(x)
+  finite_nonzero = lax.bitwise_and(lax.is_finite(re), lax.ne(re, _const(re, 0)))
+  nan = lax.full_like(out, complex(np.nan, np.nan))
+  return lax.select(lax.bitwise_and(lax.ne(im, im), finite_nonzero), nan, out)
+
+
+def _tanh_at_infinity(x, out):
+  """``tanh(±inf + b j) = ±1 + copysign(0, b) j`` for finite ``b`` (XLA's zero follows sin(2b))."""
+  re, im = lax.real(x), lax.imag(x)
+  at_inf = lax.bitwise_and(lax.eq(lax.abs(re), _const(re, np.inf)), lax.is_finite(im))
+  limit = lax.complex(lax.sign(re), lax.mul(_const(im, 0), im))
+  return lax.select(at_inf, limit, out)
+
+
+acos_p.def_rules(lower=_patched_complex("chlo.acos", _nan_for_nan_imag))
+acosh_p.def_rules(lower=_patched_complex("chlo.acosh", _nan_for_nan_imag))
+tanh_p.def_rules(lower=_patched_complex("stablehlo.tanh", _tanh_at_infinity))
+
 sqrt_p = _prim("sqrt", INEXACT, "stablehlo.sqrt")
 _defjvp_ans(sqrt_p, lambda g, ans, x: lax.mul(g, lax.div(_const(x, 0.5), ans)))
 rsqrt_p = _prim("rsqrt", INEXACT, "stablehlo.rsqrt")
@@ -352,6 +401,10 @@ def _bessel_ie(order: int):
   for k in range(1, 9):
     a *= -(4 * order * order - (2 * k - 1) ** 2) / (k * 8)
     coeffs.append(a)
+  # Power series of I_order(x) (x/2)^-order in u = x^2 / 400: d_k = 100^k / (k! (k+order)!);
+  # 41 terms reach float64 precision for |x| <= 20.
+  series_coeffs = [100.0 ** k / (math.factorial(k) * math.factorial(k + order))
+                   for k in range(41)]
 
   def fn(x):
     from ember import lax
@@ -359,12 +412,14 @@ def _bessel_ie(order: int):
     c = lambda v: np.asarray(v, dt)
     ax = lax.abs(x)
     small = lax.min(ax, c(20.0))
-    t = lax.mul(lax.mul(small, small), c(0.25))
-    term = c(1.0) if order == 0 else lax.mul(small, c(0.5))
-    total = term
-    for k in range(1, 64):
-      term = lax.mul(term, lax.div(t, c(k * (k + order))))
-      total = lax.add(total, term)
+    u = lax.mul(lax.mul(small, small), c(0.0025))  # t / 100 with t = x^2 / 4 <= 100
+    # sum_k d_k u^k by Horner's rule: u <= 1 and every coefficient is a normal float, so no
+    # intermediate exceeds the sum (running products t^k overflow float32, and coefficients
+    # that underflow to 0 let XLA fold the additions away into such products).
+    acc = c(series_coeffs[-1])
+    for coeff in reversed(series_coeffs[:-1]):
+      acc = lax.add(lax.mul(acc, u), c(coeff))
+    total = acc if order == 0 else lax.mul(acc, lax.mul(small, c(0.5)))
     series = lax.mul(total, lax.exp(lax.neg(small)))
     big = lax.max(ax, c(20.0))
     inv = lax.div(c(1.0), big)

@@ -350,6 +350,8 @@ def _pivots_to_permutation_lower(ctx, pivots, *, permutation_size: int):
   start = ctx.constant(np.int32(0), scalar)
   perm = apply_lax(ctx, lambda: lax.broadcasted_iota(_I32, perm_aval.shape, len(shape) - 1),
                    multiple_results=False)
+  if shape[-1] == 0:  # no pivots (an empty matrix): nothing to swap
+    return perm
   avals = [scalar, pivots.aval, perm_aval]
   cond = _traced_region(ctx, lambda i, *_: [lax.lt(i, np.int32(shape[-1]))], avals)
   body = _traced_region(

@@ -149,6 +149,12 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv, subset_by_index, algorit
   return outs
 
 
+def _eye(shape, dt):
+  """Identity matrices (the last two axes, possibly rectangular) broadcast over the batch."""
+  rows, cols = (lax.broadcasted_iota(np.int32, shape, len(shape) - k) for k in (2, 1))
+  return lax.convert_element_type(lax.eq(rows, cols), dt)
+
+
 def _svd_lower(ctx, x, *, full_matrices, compute_uv, subset_by_index, algorithm):
   if algorithm not in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.QR):
     raise NotImplementedError(f"The SVD algorithm {algorithm} is not available on CPU.")
@@ -156,6 +162,9 @@ def _svd_lower(ctx, x, *, full_matrices, compute_uv, subset_by_index, algorithm)
   batch = batch_dims(x.aval)
   s, u, vt = _svd_shapes(x.aval, full_matrices, compute_uv)
   dt = x.aval.dtype
+  if 0 in x.aval.shape[-2:]:  # LAPACK rejects empty matrices; their factors are identities
+    return apply_lax(ctx, lambda: [lax.full(s, 0, _real_dtype(dt))] + (
+        [_eye(u, dt), _eye(vt, dt)] if compute_uv else []))
   outs = [x.aval, ShapedArray(s, _real_dtype(dt)), ShapedArray(u, dt), ShapedArray(vt, dt),
           ShapedArray(batch, _I32)]
   mode = ("A" if full_matrices else "S") if compute_uv else "N"

@@ -20,6 +20,7 @@ from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.array import check_size
+from ember.backend.dispatch import apply_primitive
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import NUM, check_dtype, _same_dtypes
 from ember.transforms import batching
@@ -444,6 +445,21 @@ def _dynamic_slice_transpose(ct, x, *idx, slice_sizes):
 
 
 dynamic_slice_p.def_rules(jvp=_dynamic_slice_jvp, transpose=_dynamic_slice_transpose)
+
+
+def _slice_impl(x, *, start_indices, limit_indices, strides):
+  """Eagerly, an unstrided slice runs as a ``dynamic_slice`` whose starts are operands, so one
+  executable serves every start (``x[i]`` over many ``i`` compiles once, as in JAX)."""
+  params = {"start_indices": start_indices, "limit_indices": limit_indices, "strides": strides}
+  slice_p.abstract((get_aval(x),), params)  # the static checks and errors of slice
+  if strides is not None and any(s != 1 for s in strides):
+    return apply_primitive(slice_p, x, **params)
+  sizes = tuple(hi - lo for lo, hi in zip(start_indices, limit_indices))
+  index_type = np.int32 if max(start_indices, default=0) < 2**31 else np.int64
+  return apply_primitive(dynamic_slice_p, x, *map(index_type, start_indices), slice_sizes=sizes)
+
+
+slice_p.def_rules(impl=_slice_impl)
 
 
 def _dynamic_update_slice_abstract_eval(x, update, *idx):

@@ -24,17 +24,16 @@ Differences from JAX:
   ``reshape``, ``T`` and ``==``; jnp functions do not accept it.
 - Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
   ``random_bits``/``random_wrap`` primitives.
-- Only the threefry2x32 implementation exists; ``binomial`` and ``multinomial`` are not
-  implemented yet, and ``gamma``
-  (with ``beta``, ``dirichlet``, ``t``...) has no gradient with respect to its shape parameter.
+- Only the threefry2x32 implementation exists; ``multinomial`` is not implemented yet.
 """
 from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,
                                 key_impl, key_dtype, split, wrap_key_data)
 from ember.random._samplers import (cauchy, exponential, gumbel, laplace, logistic, lognormal,
                                     maxwell, normal, pareto, rayleigh, triangular,
                                     truncated_normal, uniform, wald, weibull_min)
-from ember.random._discrete import (bernoulli, categorical, choice, double_sided_maxwell,
-                                    geometric, permutation, rademacher, randint)
+from ember.random._discrete import (bernoulli, binomial, categorical, choice,
+                                    double_sided_maxwell, geometric, permutation, rademacher,
+                                    randint)
 from ember.random._gamma_family import (ball, beta, chisquare, dirichlet, f, gamma,
                                         generalized_normal, loggamma, multivariate_normal,
                                         orthogonal, poisson, t)
@@ -45,7 +44,8 @@ __all__ = [
     "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel",
     "cauchy", "lognormal", "pareto", "weibull_min", "maxwell", "double_sided_maxwell",
     "rayleigh", "wald", "triangular",
-    "randint", "bernoulli", "rademacher", "geometric", "categorical", "choice", "permutation",
+    "randint", "bernoulli", "rademacher", "geometric", "binomial", "categorical", "choice",
+    "permutation",
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
     "multivariate_normal", "generalized_normal", "ball", "orthogonal",
 ]

@@ -1,5 +1,6 @@
 """Discrete samplers and those built on them: randint, bernoulli, rademacher, geometric,
-categorical, choice, permutation, and double_sided_maxwell (a Maxwell sample with a random sign).
+binomial, categorical, choice, permutation, and double_sided_maxwell (a Maxwell sample with a
+random sign).
 
 As in ``_samplers``, each public function checks its arguments and calls a jitted inner function
 with static shapes, and each transform is JAX's, so the samples are JAX's bit for bit:
@@ -9,11 +10,14 @@ with static shapes, and each transform is JAX's, so the samples are JAX's bit fo
   int32 and converted;
 - ``categorical`` is the Gumbel-max trick (``argmax(logits + gumbel)``), and without replacement
   the top-k of the perturbed logits;
+- ``binomial`` counts geometric gaps (inversion) where ``n * min(p, 1 - p) <= 10`` and uses
+  Hormann's BTRS rejection elsewhere, both computed for every element from the same key;
 - ``permutation`` sorts by random 32-bit keys, in as many rounds as make ties unlikely
   (``ceil(3 * log(n) / log(2**32 - 1))``, 1 up to about 1600 elements), each with a fresh key.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -22,15 +26,15 @@ import numpy as np
 from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
-from ember.numpy._util import canonicalize_axis, check_arraylike
+from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
 from ember.random._prng import (canonicalize_shape, check_key, jitted, threefry_random_bits,
                                 threefry_split)
 from ember.random._samplers import (as_dtype, check_gumbel_mode, check_shape, float_args,
-                                    gumbel_sample, maxwell_sample, sample_shape, split2,
-                                    uniform_sample)
+                                    float_dtype, gumbel_sample, maxwell_sample, sample_shape,
+                                    split2, split3, uniform_sample)
 
 __all__ = ["randint", "bernoulli", "rademacher", "geometric", "categorical", "choice",
-           "permutation", "double_sided_maxwell"]
+           "permutation", "double_sided_maxwell", "binomial"]
 
 
 def _int_dtype(name: str, dtype) -> np.dtype:
@@ -165,6 +169,162 @@ def geometric(key, p, shape=None, dtype=None):
     raise ValueError(f"dtype argument to `geometric` must be an int dtype, got {dtype}")
   shape = sample_shape("geometric", shape, p)
   return jitted(_geometric, shape=shape, dtype=dtype)(data, p)
+
+
+# --- binomial ---------------------------------------------------------------------------------
+
+# log(k!) minus Stirling's approximation (k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2, k <= 9.
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.010411265261972, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k):
+  """Stirling's error term of log(k!): the table up to 9, above it the asymptotic series
+  ``(1/12 - (1/360 - 1/1260 / m**2) / m**2) / m`` at ``m = min(k, 9) + 1`` (as JAX evaluates it,
+  which keeps its samples; the error is below 1e-3 and cancels where all four terms use it)."""
+  dtype = get_aval(k).dtype
+  c = lambda v: np.asarray(v, dtype)
+  k9 = lax.clamp(c(0), k, c(9))
+  m = lax.add(k9, c(1))
+  m2 = lax.mul(m, m)
+  series = lax.div(lax.sub(c(1 / 12), lax.div(lax.sub(c(1 / 360), lax.div(c(1 / 1260), m2)), m2)),
+                   lax.add(k9, c(1)))
+  table = jnp.asarray(np.asarray(_STIRLING_TAIL, dtype))[as_dtype(lax.floor(k9), np.int32)]
+  return lax.select(lax.le(k, c(9)), table, series)
+
+
+def _binomial_inversion(key, count, log1m_p, *, dtype):
+  """Counts of successes as the number of geometric gaps (of -log(u) / -log(1 - p), rounded up)
+  that fit into ``count`` trials, for all elements at once (at most as many rounds as ``dtype``
+  counts)."""
+  work = get_aval(count).dtype
+  one = np.asarray(1, work)
+
+  def body(state):
+    i, successes, trials, key = state
+    sub, key = split2(key)
+    successes = lax.select(lax.le(trials, count), lax.add(successes, one), successes)
+    u = uniform_sample(sub, 0.0, 1.0, shape=get_aval(count).shape, dtype=work)
+    trials = lax.add(trials, lax.ceil(lax.div(lax.log(u), log1m_p)))
+    return lax.add(i, np.asarray(1, get_aval(i).dtype)), successes, trials, key
+
+  def running(state):
+    i, _, trials, _ = state
+    return lax.bitwise_and(jnp.any(lax.le(trials, count)), _below_max(i, dtype))
+
+  zeros = jnp.zeros_like(count)
+  init = (np.zeros((), dtypes.default_int_dtype()), zeros, zeros, key)
+  return lax.sub(lax.while_loop(running, body, init)[1], one)
+
+
+def _below_max(i, dtype):
+  """JAX's iteration cap: the counter, as ``dtype``, below the dtype's largest value."""
+  return lax.lt(as_dtype(i, dtype), np.asarray(dtypes.finfo(dtype).max, dtype))
+
+
+def _btrs_log_bound(k, count, m, r):
+  """The log of the binomial pmf at ``k`` relative to its mode ``m`` (the acceptance bound)."""
+  dtype = get_aval(k).dtype
+  half, one = np.asarray(0.5, dtype), np.asarray(1, dtype)
+  count_m = lax.add(lax.sub(count, m), one)
+  count_k = lax.add(lax.sub(count, k), one)
+  bound = lax.add(
+      lax.mul(lax.add(m, half), lax.log(lax.div(lax.add(m, one), lax.mul(r, count_m)))),
+      lax.mul(lax.add(count, one), lax.log(lax.div(count_m, count_k))))
+  bound = lax.add(bound, lax.mul(lax.add(k, half),
+                                 lax.log(lax.div(lax.mul(r, count_k), lax.add(k, one)))))
+  bound = lax.add(lax.add(bound, _stirling_tail(m)), _stirling_tail(lax.sub(count, m)))
+  return lax.sub(lax.sub(bound, _stirling_tail(k)), _stirling_tail(lax.sub(count, k)))
+
+
+def _binomial_btrs(key, count, p, *, dtype):
+  """Hormann's transformed rejection with squeeze (BTRS), every element redrawn until all are
+  accepted (an accepted element keeps taking later accepted draws, as in JAX)."""
+  work = get_aval(p).dtype
+  c = lambda v: np.asarray(v, work)
+  stddev = lax.sqrt(lax.mul(lax.mul(count, p), lax.sub(c(1), p)))
+  b = lax.add(c(1.15), lax.mul(c(2.53), stddev))
+  a = lax.add(lax.add(c(-0.0873), lax.mul(c(0.0248), b)), lax.mul(c(0.01), p))
+  center = lax.add(lax.mul(count, p), c(0.5))
+  v_r = lax.sub(c(0.92), lax.div(c(4.2), b))
+  r = lax.div(p, lax.sub(c(1), p))
+  alpha = lax.mul(lax.add(c(2.83), lax.div(c(5.1), b)), stddev)
+  m = lax.floor(lax.mul(lax.add(count, c(1)), p))
+
+  def body(state):
+    i, k_out, accepted, key = state
+    key, key_u, key_v = split3(key)
+    u = lax.sub(uniform_sample(key_u, 0.0, 1.0, shape=get_aval(p).shape, dtype=work), c(0.5))
+    v = uniform_sample(key_v, 0.0, 1.0, shape=get_aval(p).shape, dtype=work)
+    us = lax.sub(c(0.5), lax.abs(u))
+    squeeze = lax.bitwise_and(lax.ge(us, c(0.07)), lax.le(v, v_r))
+    k = lax.floor(lax.add(lax.mul(lax.add(lax.div(lax.mul(c(2), a), us), b), u), center))
+    outside = lax.bitwise_or(lax.lt(k, c(0)), lax.gt(k, count))
+    log_v = lax.log(lax.div(lax.mul(v, alpha), lax.add(lax.div(a, lax.mul(us, us)), b)))
+    below = lax.le(log_v, _btrs_log_bound(k, count, m, r))
+    accept = lax.bitwise_or(squeeze, lax.bitwise_and(lax.bitwise_not(outside), below))
+    return (lax.add(i, np.asarray(1, get_aval(i).dtype)), lax.select(accept, k, k_out),
+            lax.bitwise_or(accepted, accept), key)
+
+  def running(state):
+    i, _, accepted, _ = state
+    return lax.bitwise_and(jnp.any(lax.bitwise_not(accepted)), _below_max(i, dtype))
+
+  init = (np.zeros((), dtypes.default_int_dtype()), jnp.full_like(p, -1),
+          jnp.zeros(get_aval(p).shape, bool), key)
+  return lax.while_loop(running, body, init)[1]
+
+
+def _binomial(key, n, p, *, shape, dtype):
+  """Samples computed in the promoted float type of ``n`` and ``p`` and returned as ``dtype``
+  (JAX's order of conversions, which its bits depend on)."""
+  n, p = promote_dtypes_inexact(n, p)
+  work = get_aval(n).dtype
+  c = lambda v: np.asarray(v, work)
+  n, p = jnp.broadcast_to(as_dtype(n, work), shape), jnp.broadcast_to(p, shape)
+  # Sample with q = min(p, 1 - p) and count failures instead of successes when p >= 1/2.
+  low = lax.lt(p, c(0.5))
+  q = lax.select(low, p, lax.sub(c(1), p))
+  bad_n = lax.bitwise_or(lax.ne(n, n), lax.lt(n, c(0)))
+  inf_n = lax.eq(lax.abs(n), c(np.inf))
+  q_nan = lax.ne(q, q)
+  bad_q = lax.bitwise_or(q_nan, lax.lt(q, c(0)))
+  q = lax.select(bad_q, jnp.full_like(q, 0.01), q)
+  # Inversion for few expected successes; each algorithm gets harmless inputs where it is unused.
+  use_inversion = lax.bitwise_or(bad_n, lax.le(lax.mul(n, q), c(10)))
+  count = lax.floor(n)
+  by_inversion = _binomial_inversion(
+      key, lax.select(use_inversion, count, jnp.zeros_like(count)), lax.log1p(lax.neg(q)),
+      dtype=dtype)
+  by_btrs = _binomial_btrs(key, lax.select(use_inversion, jnp.full_like(count, 1e4), count),
+                           lax.select(use_inversion, jnp.full_like(q, 0.5), q), dtype=dtype)
+  out = lax.select(use_inversion, as_dtype(by_inversion, dtype), as_dtype(by_btrs, dtype))
+  invalid = lax.bitwise_or(bad_q, bad_n)
+  out = lax.select(invalid, jnp.full_like(out, np.nan), out)
+  out = lax.select(lax.bitwise_and(inf_n, lax.bitwise_not(invalid)), jnp.full_like(out, np.inf),
+                   out)
+  keep = functools.reduce(lax.bitwise_or, [low, bad_n, q_nan, inf_n])
+  return lax.select(keep, out, lax.sub(as_dtype(count, dtype), out))
+
+
+def binomial(key, n, p, shape=None, dtype=None):
+  """Binomial(n, p) samples: the number of successes in ``floor(n)`` trials of probability ``p``,
+  as floats of ``dtype``. ``nan`` for ``n < 0`` or ``p`` outside [0, 1], ``inf`` for ``n = inf``.
+
+  Inversion (counting geometric gaps) where ``n * min(p, 1 - p) <= 10``, Hormann's BTRS
+  rejection elsewhere; the samples are JAX's, bit for bit.
+
+  Example:
+      >>> import ember
+      >>> binomial(ember.random.PRNGKey(0), 10, 0.3, (8,))
+      Array([2., 2., 1., 2., 1., 4., 6., 3.], dtype=float32)
+  """
+  data, _ = check_key("binomial", key)
+  dtype = float_dtype("binomial", dtype)
+  shape = sample_shape("binomial", shape, n, p)
+  return jitted(_binomial, shape=shape, dtype=dtype)(data, n, p)
 
 
 def _double_sided_maxwell(key, loc, scale, *, shape, dtype):

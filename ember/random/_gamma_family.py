@@ -14,8 +14,9 @@ the samples are JAX's bit for bit:
 - ``multivariate_normal`` maps standard normals through a factor of the covariance (Cholesky,
   or the square-rooted eigen/singular decomposition).
 
-Differences from JAX: differentiating ``gamma`` (and the samplers built on it) with respect to
-``a`` raises NotImplementedError (JAX's implicit reparameterisation gradient is not implemented).
+``gamma`` and ``loggamma`` are differentiable in ``a`` by JAX's implicit reparameterisation: a
+sample moves with ``a`` at a fixed CDF value, ``dx/da = lax.random_gamma_grad(a, x)``, so the
+samplers built on them (beta, dirichlet, chisquare, t, f, generalized_normal, ball) are too.
 """
 from __future__ import annotations
 
@@ -32,17 +33,12 @@ from ember.random._discrete import rademacher_sample
 from ember.random._prng import canonicalize_shape, check_key, jitted, threefry_split
 from ember.random._samplers import (as_dtype, check_shape, exponential_sample, float_dtype,
                                     normal_real, normal_sample, sample_shape, split2,
-                                    uniform_sample)
+                                    split3, uniform_sample)
 from ember.transforms.batching import vmap
 from ember.transforms.custom import custom_jvp
 
 __all__ = ["gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
            "multivariate_normal", "generalized_normal", "ball", "orthogonal"]
-
-
-def _split3(key):
-  keys = threefry_split(key, shape=(3,))
-  return tuple(lax.index_in_dim(keys, i, keepdims=False) for i in range(3))
 
 
 # --- gamma ------------------------------------------------------------------------------------
@@ -72,7 +68,7 @@ def _gamma_one(key, alpha, *, log_space: bool):
     return key, x, lax.add(one, lax.mul(x, c))
 
   def propose(state):
-    key, x_key, u_key = _split3(state[0])
+    key, x_key, u_key = split3(state[0])
     # Redraw the normal until 1 + c x > 0, so that v = (1 + c x)**3 is a valid proposal.
     _, x, v = lax.while_loop(lambda s: lax.le(s[2], zero), positive_v, (x_key, zero, c_(-1)))
     u = uniform_sample(u_key, 0.0, 1.0, shape=(), dtype=dtype)
@@ -91,26 +87,34 @@ def _gamma_one(key, alpha, *, log_space: bool):
   return lax.mul(lax.mul(d, v), factor)
 
 
-@custom_jvp
-def _shape_parameter(a):
-  """``a`` itself; differentiating through it is an error, because the derivative of the
-  rejection loop is not the implicit reparameterisation gradient (it would be silently wrong)."""
-  return a
+def _gamma_draw(keys, a, log_space: bool):
+  """One Gamma(a[i]) sample (or its log) per key ``keys[i]``."""
+  return vmap(lambda k, x: _gamma_one(k, x, log_space=log_space))(keys, a)
 
 
-@_shape_parameter.defjvp
-def _shape_parameter_jvp(primals, tangents):
-  raise NotImplementedError("ember.random: gradients of gamma-based samplers with respect to "
-                            "their shape parameters are not implemented.")
+_gamma_draw = custom_jvp(_gamma_draw, nondiff_argnums=(2,))
+
+
+@_gamma_draw.defjvp
+def _gamma_draw_jvp(log_space, primals, tangents):
+  """The implicit reparameterisation gradient: a sample x moves with ``a`` at a fixed CDF value,
+  ``dx/da = random_gamma_grad(a, x)`` (divided by x for its log)."""
+  keys, a = primals
+  out = _gamma_draw(keys, a, log_space)
+  if not log_space:
+    return out, lax.mul(tangents[1], lax.random_gamma_grad(a, out))
+  # A sample that underflowed to 0 moves as the smallest normal float does.
+  x = lax.exp(out)
+  x = lax.select(lax.eq(x, jnp.zeros_like(x)), jnp.full_like(x, dtypes.finfo(x.dtype).tiny), x)
+  return out, lax.mul(tangents[1], lax.div(lax.random_gamma_grad(a, x), x))
 
 
 def gamma_sample(key, a, *, shape, dtype, log_space: bool):
   """Gamma(a) samples of ``shape``: one key of ``split(key, size)`` per element."""
-  a = _shape_parameter(jnp.broadcast_to(as_dtype(a, dtype), shape))
+  a = jnp.broadcast_to(as_dtype(a, dtype), shape)
   size = math.prod(shape)
   keys = threefry_split(key, shape=(size,))
-  one = vmap(lambda k, x: _gamma_one(k, x, log_space=log_space))
-  return lax.reshape(one(keys, lax.reshape(a, (size,))), shape)
+  return lax.reshape(_gamma_draw(keys, lax.reshape(a, (size,)), log_space), shape)
 
 
 def _gamma_args(name, key, a, shape, dtype):
@@ -120,12 +124,15 @@ def _gamma_args(name, key, a, shape, dtype):
 
 
 def gamma(key, a, shape=None, dtype=None):
-  """Gamma samples with shape ``a`` and unit scale.
+  """Gamma samples with shape ``a`` and unit scale, differentiable in ``a`` (each sample moves
+  with ``a`` at a fixed CDF value).
 
   Example:
       >>> import ember
       >>> gamma(ember.random.PRNGKey(42), 2.5, (4,))
       Array([4.378075 , 1.5007864, 4.1941113, 1.5643135], dtype=float32)
+      >>> ember.grad(lambda a: gamma(ember.random.PRNGKey(42), a, (4,)).sum())(2.5)
+      Array(4.4196906, dtype=float32, weak_type=True)
   """
   data, shape, dtype = _gamma_args("gamma", key, a, shape, dtype)
   return jitted(gamma_sample, shape=shape, dtype=dtype, log_space=False)(data, a)
@@ -263,7 +270,7 @@ def _poisson_rejection(key, lam, *, shape, dtype, max_iters):
 
   def body(state):
     i, k_out, accepted, key = state
-    key, key_u, key_v = _split3(key)
+    key, key_u, key_v = split3(key)
     u = lax.sub(uniform_sample(key_u, 0.0, 1.0, shape=shape, dtype=f32), c_(0.5))
     v = uniform_sample(key_v, 0.0, 1.0, shape=shape, dtype=f32)
     us = lax.sub(c_(0.5), lax.abs(u))

@@ -71,6 +71,12 @@ def split2(key):
       lax.reshape(lax.slice(keys, (1, 0), (2, 2)), (2,))
 
 
+def split3(key):
+  """The three keys of ``split(key, 3)``, as raw key data."""
+  keys = threefry_split(key, shape=(3,))
+  return tuple(lax.index_in_dim(keys, i, keepdims=False) for i in range(3))
+
+
 def _const(value, dtype):
   return np.array(value, dtype)
 

@@ -27,6 +27,8 @@ from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
 from ember.backend import cpp_dispatch
+from ember.backend import spmd
+from ember.backend.sharding import NamedSharding
 from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
 from ember.backend.compile import Executable, LRUCache, compile_jaxpr
 from ember.transforms.staging import DebugInfo, arg_names, trace_to_jaxpr, abstract_leaf
@@ -98,16 +100,49 @@ def _raise_if_deleted(tree) -> None:
 
 # --- jit --------------------------------------------------------------------------------------
 
+def _sharding_leaves(shardings, treedef, what: str) -> list:
+  """One sharding (or None) per leaf of the tree ``treedef`` describes, from a pytree prefix of
+  it (a single sharding applies to every leaf)."""
+  from ember.backend.sharding import Sharding
+  n = treedef.num_leaves
+  if shardings is None or isinstance(shardings, Sharding):
+    return [shardings] * n
+  leaves, spec = pytree.flatten(shardings, is_leaf=lambda x: x is None)
+  try:
+    subtrees = spec.flatten_up_to(pytree.unflatten(treedef, [0] * n))
+  except ValueError:
+    raise ValueError(f"jit {what} must be a sharding or a pytree prefix of the "
+                     f"{'arguments' if what == 'in_shardings' else 'outputs'} ({treedef}), "
+                     f"got {shardings!r}.") from None
+  out = []
+  for s, sub in zip(leaves, subtrees):
+    if s is not None and not isinstance(s, Sharding):
+      raise TypeError(f"jit {what} leaves must be shardings or None, got {s!r}.")
+    out.extend([s] * len(pytree.flatten(sub)[0]))
+  return out
+
+
 class _Entry:
   """One traced signature of a jitted function: its jaxpr, output tree and executables."""
-  __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed", "default_exe")
+  __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed", "default_exe",
+               "dyn_args_tree", "layouts")
 
-  def __init__(self, closed: ClosedJaxpr, out_tree):
+  def __init__(self, closed: ClosedJaxpr, out_tree, dyn_args_tree=None):
+    self.dyn_args_tree = dyn_args_tree
+    # argument shardings -> ((mesh, in, out shardings), its executable), or (None, None) when the
+    # program runs on one device
+    self.layouts = LRUCache(64)
     self.closed = closed
     self.jaxpr, self.consts = hoist_consts(closed)
     self.out_tree = out_tree
     self.executables: dict = {}
     self.default_exe: Executable | None = None  # uncommitted inputs on the default device
+
+  def spmd_executable(self, layout, name: str) -> Executable:
+    exe = self.executables.get(layout)
+    if exe is None:
+      exe = self.executables[layout] = spmd.compile_spmd(self.closed, *layout, f"jit_{name}")
+    return exe
 
   def executable(self, device, committed: bool, name: str) -> Executable:
     key = (device, committed)
@@ -171,9 +206,13 @@ class JitWrapped:
     self._device = device
     self._donate_argnums = donate_argnums
     self._cache = LRUCache(256)
-    self._simple = not self._static_argnums and not self._static_argnames and device is None
+    self._in_shardings, self._out_shardings = in_shardings, out_shardings
+    self._inline = inline
+    plain = device is None and in_shardings is None and out_shardings is None
+    self._simple = plain and not self._static_argnums and not self._static_argnames
     self.__wrapped__ = fun
-    self._cpp = cpp_dispatch.make(self.__name__, self._cpp_miss) if self._simple else None
+    self._cpp = cpp_dispatch.make(self.__name__, self._cpp_miss, self._static_argnums,
+                                  self._static_argnames) if plain else None
 
   def __get__(self, obj, objtype=None):
     if obj is None:
@@ -187,8 +226,11 @@ class JitWrapped:
 
   def __call__(self, *args, **kwargs):
     try:
-      if self._cpp is not None and _state.trace is _EVAL and not config.jax_disable_jit:
-        return self._cpp(*args, **kwargs)
+      if _state.trace is _EVAL:
+        if self._cpp is not None and not config.jax_disable_jit:
+          return self._cpp(*args, **kwargs)
+      elif self._inline:  # under a transform an inlined jit is just its function
+        return self._fun(*args, **kwargs)
       return self._call_python(args, kwargs)
     except _JaxRuntimeError:
       _raise_if_deleted((args, kwargs))
@@ -198,16 +240,27 @@ class JitWrapped:
     """jaxlib's C++ dispatcher missed its cache: run the Python path, and hand it the executable
     when the call is one it can serve next time (uncommitted device arrays, no kwargs)."""
     out = self._call_python(args, kwargs)
-    if kwargs:
-      return out, None
-    leaves, in_tree = _fast_flatten(args)
+    if self._simple and not kwargs:
+      leaves, in_tree = _fast_flatten(args)
+      key = (in_tree, None, config.jax_enable_x64)
+    else:  # the C++ side flattens the dynamic arguments as _split and flatten do
+      dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+      leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+      key = (in_tree, None, statics, config.jax_enable_x64, _state.axis_env)
     if len(leaves) > _CPP_MAX_LEAVES:
       self._cpp = None  # C++ signatures cost more per leaf than the Python path: keep Python
       return out, None
-    if not all(type(x) is ArrayImpl and not x._committed for x in leaves):
+    if not all(type(x) is ArrayImpl for x in leaves):
       return out, None
-    entry = self._cache.get((in_tree, tuple([x.aval for x in leaves]), config.jax_enable_x64))
-    if entry is None or entry.default_exe is None:
+    key = key[:1] + (tuple([x.aval for x in leaves]),) + key[2:]
+    entry = self._cache.get(key)
+    if entry is None:
+      return out, None
+    if any(spmd.is_sharded(x) for x in leaves):
+      # jaxlib's dispatcher cannot serve ember's mesh shardings: go straight to Python.
+      self._cpp = None
+      return out, None
+    if entry.default_exe is None or any(x._committed for x in leaves):
       return out, None
     return out, cpp_dispatch.fastpath(entry.default_exe, len(leaves), out)
 
@@ -252,6 +305,20 @@ class JitWrapped:
     return optree.tree_unflatten(entry.out_tree, exe.run(leaves))
 
   def _run_committed(self, entry: _Entry, leaves, avals):
+    try:  # arrays laid out as in an earlier call: the same program
+      key = tuple([x._sharding for x in leaves])
+      hit = entry.layouts.get(key)
+    except AttributeError:  # some leaf is not an array
+      key, hit = None, None
+    if hit is None:
+      layout = self._spmd_layout(entry, leaves)
+      hit = (layout, None if layout is None else entry.spmd_executable(layout, self.__name__))
+      if key is not None:
+        entry.layouts[key] = hit
+    layout, exe = hit
+    if layout is not None:
+      bufs = [spmd.put_sharded(x, s, a) for x, s, a in zip(leaves, layout[1], exe.in_avals)]
+      return optree.tree_unflatten(entry.out_tree, exe.run(bufs))
     device = committed_device(leaves, f"jit of {self.__name__}") if leaves else None
     committed = device is not None
     if device is None:
@@ -262,6 +329,30 @@ class JitWrapped:
       entry.default_exe = exe
     bufs = [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
     return optree.tree_unflatten(entry.out_tree, exe.run(bufs))
+
+  # --- programs over a device mesh ---
+
+  def _shardings_mesh(self):
+    for s in pytree.tree_leaves((self._in_shardings, self._out_shardings)):
+      if isinstance(s, NamedSharding):
+        return s.mesh
+    return None
+
+  def _spmd_layout(self, entry: _Entry, leaves):
+    """(mesh, argument shardings, output shardings) when the program runs over a mesh (its
+    arguments are sharded, it names one, or shardings were asked for), else None."""
+    mesh = spmd.mesh_of_args(leaves, spmd.find_mesh(entry.closed) or self._shardings_mesh(),
+                             f"jit of {self.__name__}")
+    if mesh is None:
+      return None
+    in_sh = spmd.arg_shardings(leaves, mesh, f"jit of {self.__name__}")
+    if self._in_shardings is not None:
+      asked = _sharding_leaves((self._in_shardings, None), entry.dyn_args_tree, "in_shardings")
+      in_sh = [a if a is not None else s for a, s in zip(asked, in_sh)]
+    out_sh = [None] * len(entry.closed.out_avals)
+    if self._out_shardings is not None:
+      out_sh = _sharding_leaves(self._out_shardings, entry.out_tree, "out_shardings")
+    return mesh, tuple(in_sh), tuple(out_sh)
 
   def _split(self, args, kwargs):
     """Separate static from dynamic arguments; return (dyn_args, dyn_kwargs, static_key)."""
@@ -338,7 +429,7 @@ class JitWrapped:
     debug = DebugInfo("jit", self._fun,
                       lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
     closed, _ = trace_to_jaxpr(flat_fun, avals, debug)
-    entry = _Entry(closed, out_tree_box[0])
+    entry = _Entry(closed, out_tree_box[0], in_tree)
     self._cache[key] = entry
     return entry
 
@@ -351,7 +442,7 @@ class JitWrapped:
     key = (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
     entry = self._cache.get(key) or self._trace_entry(args, kwargs, in_tree, avals, key,
                                                       split=True)
-    return Traced(self, entry, in_tree)
+    return Traced(self, entry, in_tree, self._spmd_layout(entry, leaves))
 
   def lower(self, *args, **kwargs) -> "Lowered":
     return self.trace(*args, **kwargs).lower()
@@ -366,8 +457,9 @@ class JitWrapped:
 class Traced:
   """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``."""
 
-  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree):
+  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
+    self._layout = layout  # (mesh, in_shardings, out_shardings) of a program over a mesh
 
   @property
   def jaxpr(self) -> ClosedJaxpr:
@@ -382,15 +474,18 @@ class Traced:
                              for a in avals])
 
   def lower(self) -> "Lowered":
-    return Lowered(self._wrapped, self._entry, self._in_tree)
+    return Lowered(self._wrapped, self._entry, self._in_tree, self._layout)
 
 
 class Lowered:
   """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
 
-  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree):
+  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
-    self._text = lowering.module_text(entry.closed, f"jit_{wrapped.__name__}")
+    self._layout = layout
+    name = f"jit_{wrapped.__name__}"
+    self._text = lowering.module_text(entry.closed, name) if layout is None else \
+        spmd.module_text(entry.closed, *layout, name)
 
   def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
     return self._text
@@ -407,6 +502,9 @@ class Lowered:
     return Traced(self._wrapped, self._entry, self._in_tree).out_info
 
   def compile(self, compiler_options=None) -> "Compiled":
+    if self._layout is not None:
+      exe = self._entry.spmd_executable(self._layout, self._wrapped.__name__)
+      return Compiled(self._wrapped, self._entry, exe, self._in_tree)
     device = self._wrapped._device or backend_client.default_device()
     exe = self._entry.executable(device, self._wrapped._device is not None,
                                  self._wrapped.__name__)
@@ -434,7 +532,11 @@ class Compiled:
     if tuple(a.strip_weak_type() for a in avals) != tuple(a.strip_weak_type() for a in expected):
       raise TypeError(f"Compiled function called with argument types {list(map(str, avals))}, "
                       f"but it was compiled for {list(map(str, expected))}.")
-    bufs = [to_buffer(x, a, self._exe.device) for x, a in zip(leaves, expected)]
+    if isinstance(self._exe, spmd.SpmdExecutable):
+      bufs = [spmd.put_sharded(x, s, a)
+              for x, s, a in zip(leaves, self._exe.in_shardings, expected)]
+    else:
+      bufs = [to_buffer(x, a, self._exe.device) for x, a in zip(leaves, expected)]
     return pytree.unflatten(self._entry.out_tree, self._exe.run(bufs))
 
 

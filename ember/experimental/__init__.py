@@ -1,0 +1,1 @@
+"""Experimental APIs (mirrors ``jax.experimental``): ``shard_map`` under its older name."""

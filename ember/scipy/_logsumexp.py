@@ -1,0 +1,93 @@
+"""The log-sum-exp family shared by ember.scipy.special and ember.nn: logsumexp, softmax and
+log_softmax, each stabilised by subtracting the (gradient-stopped) maximum, as JAX does."""
+from __future__ import annotations
+
+import numpy as np
+
+from ember import lax
+from ember import numpy as jnp
+from ember.scipy._util import promote_inexact
+from ember.transforms.custom import stop_gradient
+
+__all__ = ["log_softmax", "logsumexp", "softmax"]
+
+
+def _shift(a, axis, where):
+  """The gradient-stopped maximum of ``a`` over ``axis`` (keepdims), 0 where it is not finite."""
+  a_max = jnp.max(a, axis=axis, keepdims=True, where=where, initial=-np.inf)
+  return stop_gradient(jnp.where(jnp.isfinite(a_max), a_max, jnp.zeros_like(a_max)))
+
+
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,
+              where=None):
+  """``log(sum(b * exp(a)))`` over ``axis``, computed without overflow.
+
+  Args:
+    a: the input array.
+    axis: an axis or tuple of axes to reduce (all when None).
+    b: optional weights broadcast against ``a``; may be negative.
+    keepdims: keep the reduced axes with size 1.
+    return_sign: also return the sign of the sum (then the result is ``log|sum|``).
+    where: optional boolean mask of the elements to include.
+
+  Returns:
+    The reduction, NaN where a weighted sum is negative and ``return_sign`` is False; with
+    ``return_sign``, the pair ``(log|sum|, sign(sum))``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import logsumexp
+      >>> logsumexp(jnp.array([1., 2.]), b=jnp.array([1., -1.]), return_sign=True)
+      (Array(1.5413249, dtype=float32), Array(-1., dtype=float32))
+  """
+  if b is not None:
+    a, b = promote_inexact("logsumexp", a, b)
+    a = jnp.where(b != 0, a, -np.inf)
+  else:
+    a, = promote_inexact("logsumexp", a)
+  shift = _shift(a, axis, where)
+  exp_a = lax.exp(lax.sub(a, shift))
+  if b is not None:
+    exp_a = lax.mul(exp_a, b)
+  sum_exp = jnp.sum(exp_a, axis=axis, where=where, keepdims=keepdims)
+  sign = lax.sign(sum_exp)
+  if return_sign or not jnp.iscomplexobj(sum_exp):
+    sum_exp = lax.abs(sum_exp)
+  out = lax.add(lax.log(sum_exp), shift if keepdims else jnp.squeeze(shift, axis=axis))
+  if return_sign:
+    return out, sign
+  if b is not None and not jnp.iscomplexobj(out):
+    out = jnp.where(sign < 0, np.nan, out)
+  return out
+
+
+def softmax(x, axis=-1, where=None):
+  """``exp(x) / sum(exp(x))`` along ``axis`` (0 where ``where`` masks an element out).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.nn import softmax
+      >>> softmax(jnp.array([0., 1., 2.]))
+      Array([0.09003057, 0.24472848, 0.66524094], dtype=float32)
+  """
+  x, = promote_inexact("softmax", x)
+  unnormalized = lax.exp(lax.sub(x, _shift(x, axis, where)))
+  total = jnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
+  out = lax.div(unnormalized, total)
+  return out if where is None else jnp.where(where, out, 0)
+
+
+def log_softmax(x, axis=-1, where=None):
+  """``x - logsumexp(x)`` along ``axis`` (-inf where ``where`` masks an element out).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.nn import log_softmax
+      >>> log_softmax(jnp.array([0., 1., 2.]))
+      Array([-2.407606  , -1.4076059 , -0.40760595], dtype=float32)
+  """
+  x, = promote_inexact("log_softmax", x)
+  shifted = lax.sub(x, _shift(x, axis, where))
+  total = jnp.sum(lax.exp(shifted), axis=axis, where=where, keepdims=True)
+  out = lax.sub(shifted, lax.log(total))
+  return out if where is None else jnp.where(where, out, -np.inf)

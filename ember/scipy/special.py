@@ -1,0 +1,541 @@
+"""ember.scipy.special: SciPy's special functions on ember arrays, mirroring ``jax.scipy.special``.
+
+Integer and boolean inputs are promoted to the default float dtype, as in JAX; values match
+SciPy's (including at the edges: ``gamma(0)`` is inf, ``xlogy(0, 0)`` is 0). Functions built
+from lax operations differentiate and batch like any composition; ``xlogy``, ``xlog1py``,
+``log_ndtr`` and the log-sum-exp family carry JAX's custom derivatives so gradients are finite
+where the naive formula's are not.
+
+Example:
+    >>> import ember.numpy as jnp
+    >>> from ember.scipy.special import logsumexp
+    >>> logsumexp(jnp.array([1., 2., 3.]))
+    Array(3.407606, dtype=float32)
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ember import lax
+from ember import numpy as jnp
+from ember.scipy import _logsumexp
+from ember.scipy._logsumexp import logsumexp
+from ember.scipy._normal import log_ndtr, ndtr, ndtri
+from ember.scipy._util import promote_inexact
+from ember.transforms.custom import custom_jvp
+
+__all__ = [
+    "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb", "digamma", "entr", "erf", "erfc",
+    "erfinv", "expit", "factorial", "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn",
+    "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma", "logit",
+    "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "rel_entr", "softmax",
+    "xlog1py", "xlogy", "zeta",
+]
+
+
+def _unary(fun, name: str):
+  """Promote one argument to inexact, then apply the lax function ``fun``."""
+  def f(x):
+    x, = promote_inexact(name, x)
+    return fun(x)
+  return f
+
+
+def erf(x):
+  """The error function, elementwise.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import erf
+      >>> erf(jnp.array([0., 1.]))
+      Array([0.        , 0.84270084], dtype=float32)
+  """
+  return _unary(lax.erf, "erf")(x)
+
+
+def erfc(x):
+  """The complementary error function ``1 - erf(x)``, accurate for large ``x``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import erfc
+      >>> erfc(jnp.array([0., 3.]))
+      Array([1.0000000e+00, 2.2090497e-05], dtype=float32)
+  """
+  return _unary(lax.erfc, "erfc")(x)
+
+
+def erfinv(x):
+  """The inverse error function, elementwise (±inf at ±1, NaN outside [-1, 1]).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import erfinv
+      >>> erfinv(jnp.array([0., 0.5]))
+      Array([0.        , 0.47693628], dtype=float32)
+  """
+  return _unary(lax.erf_inv, "erfinv")(x)
+
+
+def gammaln(x):
+  """The log of the absolute value of the gamma function, elementwise.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import gammaln
+      >>> gammaln(jnp.array([0.5, 3.]))
+      Array([0.5723648, 0.6931474], dtype=float32)
+  """
+  return _unary(lax.lgamma, "gammaln")(x)
+
+
+def loggamma(x):
+  """The log of the gamma function for real ``x``: NaN for ``x <= 0`` (as in JAX).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import loggamma
+      >>> loggamma(jnp.array([-1.5, 3.]))
+      Array([      nan, 0.6931474], dtype=float32)
+  """
+  x, = promote_inexact("loggamma", x)
+  return jnp.where(x <= 0, jnp.nan, lax.lgamma(x))
+
+
+def gammasgn(x):
+  """The sign of the gamma function: 1 or -1, NaN at the poles 0, -1, -2... and at -inf.
+
+  ``gammasgn(0.)`` is 1 as in JAX.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import gammasgn
+      >>> gammasgn(jnp.array([-1.5, -0.5, -1., 2.]))
+      Array([ 1., -1., nan,  1.], dtype=float32)
+  """
+  x, = promote_inexact("gammasgn", x)
+  floor_x = lax.floor(x)
+  odd = lax.rem(floor_x, jnp.asarray(2, x.dtype)) != 0
+  sign = jnp.where(x > 0, 1, jnp.where(odd, -1, 1)).astype(x.dtype)
+  pole = (x < 0) & (x == floor_x)
+  return jnp.where(pole | (x == -np.inf) | jnp.isnan(x), jnp.nan, sign)
+
+
+def gamma(x):
+  """The gamma function, elementwise (``sign * exp(gammaln(x))``).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import gamma
+      >>> gamma(jnp.array([0.5, 4.]))
+      Array([1.7724535, 6.0000052], dtype=float32)
+  """
+  x, = promote_inexact("gamma", x)
+  return gammasgn(x) * lax.exp(lax.lgamma(x))
+
+
+def digamma(x):
+  """The digamma function, the derivative of ``gammaln``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import digamma
+      >>> digamma(jnp.array([1., 2.]))
+      Array([-0.5772154 ,  0.42278463], dtype=float32)
+  """
+  return _unary(lax.digamma, "digamma")(x)
+
+
+def betaln(a, b):
+  """The log of the absolute value of the beta function B(a, b).
+
+  Example:
+      >>> from ember.scipy.special import betaln
+      >>> betaln(2., 3.)
+      Array(-2.4849074, dtype=float32, weak_type=True)
+  """
+  a, b = promote_inexact("betaln", a, b)
+  return lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
+
+
+def beta(a, b):
+  """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b), elementwise.
+
+  Example:
+      >>> from ember.scipy.special import beta
+      >>> beta(2., 3.)
+      Array(0.08333327, dtype=float32)
+  """
+  a, b = promote_inexact("beta", a, b)
+  sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
+  return sign * lax.exp(betaln(a, b))
+
+
+def betainc(a, b, x):
+  """The regularized incomplete beta function I_x(a, b) (differentiable in ``x`` only).
+
+  Example:
+      >>> from ember.scipy.special import betainc
+      >>> betainc(1., 2., 0.5)
+      Array(0.7500009, dtype=float32, weak_type=True)
+  """
+  a, b, x = promote_inexact("betainc", a, b, x)
+  a, b, x = jnp.broadcast_arrays(a, b, x)
+  return lax.betainc(a, b, x)
+
+
+def gammainc(a, x):
+  """The regularized lower incomplete gamma function P(a, x).
+
+  Example:
+      >>> from ember.scipy.special import gammainc
+      >>> gammainc(1., 2.)  # doctest: +SKIP
+      Array(0.86466473, dtype=float32, weak_type=True)
+  """
+  a, x = jnp.broadcast_arrays(*promote_inexact("gammainc", a, x))
+  return lax.igamma(a, x)
+
+
+def gammaincc(a, x):
+  """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x).
+
+  Example:
+      >>> from ember.scipy.special import gammaincc
+      >>> gammaincc(1., 2.)  # doctest: +SKIP
+      Array(0.13533528, dtype=float32, weak_type=True)
+  """
+  a, x = jnp.broadcast_arrays(*promote_inexact("gammaincc", a, x))
+  return lax.igammac(a, x)
+
+
+def polygamma(n, x):
+  """The polygamma function psi^(n)(x); ``n`` must be of integer type (as in JAX).
+
+  Raises:
+      ValueError: if ``n`` is not an integer array or scalar.
+
+  Example:
+      >>> from ember.scipy.special import polygamma
+      >>> polygamma(1, 2.)
+      Array(0.64493406, dtype=float32, weak_type=True)
+  """
+  n_dtype = jnp.result_type(n)
+  if not jnp.issubdtype(n_dtype, jnp.integer):
+    raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {n_dtype}.")
+  n, x = promote_inexact("polygamma", n, x)
+  return lax.polygamma(*jnp.broadcast_arrays(n, x))
+
+
+def zeta(x, q=None):
+  """The Hurwitz zeta function sum_{k>=0} (k + q)^-x (``q`` is required, as in JAX).
+
+  Raises:
+      NotImplementedError: if ``q`` is None (the Riemann zeta function).
+
+  Example:
+      >>> from ember.scipy.special import zeta
+      >>> zeta(2., 1.)
+      Array(1.644934, dtype=float32, weak_type=True)
+  """
+  if q is None:
+    raise NotImplementedError("Riemann zeta function not implemented; pass q != None to compute "
+                              "the Hurwitz Zeta function.")
+  x, q = promote_inexact("zeta", x, q)
+  return lax.zeta(*jnp.broadcast_arrays(x, q))
+
+
+def expit(x):
+  """The logistic sigmoid ``1 / (1 + exp(-x))``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import expit
+      >>> expit(jnp.array([0., 2.]))
+      Array([0.5     , 0.880797], dtype=float32)
+  """
+  return _unary(lax.logistic, "expit")(x)
+
+
+def logit(x):
+  """The log-odds ``log(x / (1 - x))``, the inverse of ``expit``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import logit
+      >>> logit(jnp.array([0.5, 0.75]))
+      Array([0.       , 1.0986123], dtype=float32)
+  """
+  x, = promote_inexact("logit", x)
+  return lax.log(lax.div(x, lax.sub(jnp.ones_like(x), x)))
+
+
+def xlogy(x, y):
+  """``x * log(y)``, defined as 0 where ``x == 0`` (unless ``y`` is NaN).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import xlogy
+      >>> xlogy(jnp.array([0., 2.]), jnp.array([0., 3.]))
+      Array([0.       , 2.1972246], dtype=float32)
+  """
+  x, y = promote_inexact("xlogy", x, y)
+  return _xlogy(x, y)
+
+
+@custom_jvp
+def _xlogy(x, y):
+  keep = (x != 0) | jnp.isnan(y)
+  return jnp.where(keep, x * lax.log(y), jnp.zeros_like(x * y))
+
+
+@_xlogy.defjvp
+def _xlogy_jvp(primals, tangents):
+  x, y = primals
+  x_dot, y_dot = tangents
+  out = _xlogy(x, y)
+  return out, (x_dot * lax.log(y) + y_dot * x / y).astype(out.dtype)
+
+
+def xlog1py(x, y):
+  """``x * log1p(y)``, defined as 0 where ``x == 0`` (unless ``y`` is NaN).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import xlog1py
+      >>> xlog1py(jnp.array([0., 2.]), jnp.array([-1., 1.]))
+      Array([0.       , 1.3862944], dtype=float32)
+  """
+  x, y = promote_inexact("xlog1py", x, y)
+  return _xlog1py(x, y)
+
+
+@custom_jvp
+def _xlog1py(x, y):
+  keep = (x != 0) | jnp.isnan(y)
+  return jnp.where(keep, x * lax.log1p(y), jnp.zeros_like(x * y))
+
+
+@_xlog1py.defjvp
+def _xlog1py_jvp(primals, tangents):
+  x, y = primals
+  x_dot, y_dot = tangents
+  out = _xlog1py(x, y)
+  return out, (x_dot * lax.log1p(y) + y_dot * x / (1 + y)).astype(out.dtype)
+
+
+def entr(x):
+  """The entropy term ``-x log(x)``: 0 at 0, -inf for negative ``x``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import entr
+      >>> entr(jnp.array([0., 0.5, -1.]))
+      Array([-0.       ,  0.3465736,       -inf], dtype=float32)
+  """
+  x, = promote_inexact("entr", x)
+  return jnp.where(x < 0, -np.inf, -xlogy(x, x))
+
+
+def rel_entr(p, q):
+  """The relative-entropy term ``p log(p / q)`` (0 at p = 0 <= q, inf off the domain).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import rel_entr
+      >>> rel_entr(jnp.array([1., 0.]), jnp.array([2., 1.]))
+      Array([-0.6931472,  0.       ], dtype=float32)
+  """
+  p, q = promote_inexact("rel_entr", p, q)
+  both_pos = (p > 0) & (q > 0)
+  safe_q = jnp.where(both_pos, q, 1)
+  out = jnp.where(both_pos, xlogy(p, p / safe_q), jnp.inf)
+  return jnp.where((p == 0) & (q >= 0), jnp.zeros_like(out), out)
+
+
+def kl_div(p, q):
+  """The Kullback-Leibler term ``p log(p / q) - p + q`` (``q`` at p = 0, inf off the domain).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import kl_div
+      >>> kl_div(jnp.array([1., 0.]), jnp.array([2., 1.]))
+      Array([0.30685282, 1.        ], dtype=float32)
+  """
+  p, q = promote_inexact("kl_div", p, q)
+  both_pos = (p > 0) & (q > 0)
+  safe_q = jnp.where(both_pos, q, 1)
+  out = jnp.where(both_pos, xlogy(p, p / safe_q) - p + q, jnp.inf)
+  return jnp.where((p == 0) & (q >= 0), q, out)
+
+
+def i0(x):
+  """The modified Bessel function of the first kind, order 0.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import i0
+      >>> i0(jnp.array([0., 1.]))
+      Array([1.       , 1.2660658], dtype=float32)
+  """
+  x, = promote_inexact("i0", x)
+  return lax.exp(lax.abs(x)) * lax.bessel_i0e(x)
+
+
+def i0e(x):
+  """The exponentially scaled modified Bessel function ``i0(x) * exp(-|x|)``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import i0e
+      >>> i0e(jnp.array([0., 1.]))
+      Array([1.       , 0.4657596], dtype=float32)
+  """
+  return _unary(lax.bessel_i0e, "i0e")(x)
+
+
+def i1(x):
+  """The modified Bessel function of the first kind, order 1.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import i1
+      >>> i1(jnp.array([0., 1.]))
+      Array([0.       , 0.5651591], dtype=float32)
+  """
+  x, = promote_inexact("i1", x)
+  return lax.exp(lax.abs(x)) * lax.bessel_i1e(x)
+
+
+def i1e(x):
+  """The exponentially scaled modified Bessel function ``i1(x) * exp(-|x|)``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import i1e
+      >>> i1e(jnp.array([0., 1.]))
+      Array([0.        , 0.20791042], dtype=float32)
+  """
+  return _unary(lax.bessel_i1e, "i1e")(x)
+
+
+def factorial(n, exact: bool = False):
+  """``n!`` as ``gamma(n + 1)`` for real ``n`` (0 for negative ``n``).
+
+  Raises:
+      NotImplementedError: for ``exact=True`` (as in JAX).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import factorial
+      >>> factorial(jnp.array([-1., 0., 4.]))
+      Array([ 0.       ,  1.0000005, 24.000023 ], dtype=float32)
+  """
+  if exact:
+    raise NotImplementedError("factorial with exact=True")
+  n, = promote_inexact("factorial", n)
+  return jnp.where(n < 0, 0, lax.exp(lax.lgamma(n + 1)))
+
+
+def comb(N, k, *, repetition: bool = False):
+  """The number of combinations of ``N`` things taken ``k`` at a time, as real numbers.
+
+  Zero where ``k < 0`` or ``k > N`` or ``N < 0`` (as in SciPy's ``exact=False``).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import comb
+      >>> comb(jnp.array([5., 5.]), jnp.array([2., 6.]))
+      Array([9.999995, 0.      ], dtype=float32)
+  """
+  N, k = promote_inexact("comb", N, k)
+  if repetition:
+    return comb(N + k - 1, k)
+  valid = (N >= 0) & (k >= 0) & (k <= N)
+  log_comb = lax.lgamma(N + 1) - lax.lgamma(k + 1) - lax.lgamma(N - k + 1)
+  return jnp.where(valid, lax.exp(log_comb), 0)
+
+
+def poch(z, m):
+  """The Pochhammer symbol (rising factorial) ``gamma(z + m) / gamma(z)``; 1 where ``m == 0``.
+
+  Example:
+      >>> from ember.scipy.special import poch
+      >>> poch(2.5, 3.)
+      Array(39.375072, dtype=float32)
+  """
+  z, m = promote_inexact("poch", z, m)
+  return jnp.where(m == 0, jnp.ones_like(z * m), gamma(z + m) / gamma(z))
+
+
+def multigammaln(a, d):
+  """The log of the multivariate gamma function of dimension ``d`` (a concrete integer).
+
+  Example:
+      >>> from ember.scipy.special import multigammaln
+      >>> multigammaln(3.5, 3)
+      Array(3.8958988, dtype=float32)
+  """
+  d = operator.index(d)
+  a, = promote_inexact("multigammaln", a)
+  js = jnp.arange(d, dtype=a.dtype)
+  terms = lax.lgamma(jnp.expand_dims(a, -1) - js / 2)
+  return jnp.sum(terms, axis=-1) + (d * (d - 1) / 4) * float(np.log(np.pi))
+
+
+def boxcox(x, lmbda):
+  """The Box-Cox transform ``(x**lmbda - 1) / lmbda``, ``log(x)`` at ``lmbda == 0``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import boxcox
+      >>> boxcox(jnp.array([2., 3.]), jnp.array([0., 2.]))
+      Array([0.6931472, 4.       ], dtype=float32)
+  """
+  x, lmbda = promote_inexact("boxcox", x, lmbda)
+  return _boxcox(lax.log(x), lmbda)
+
+
+def boxcox1p(x, lmbda):
+  """The Box-Cox transform of ``1 + x``, accurate for small ``x``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import boxcox1p
+      >>> boxcox1p(jnp.array([1., 3.]), jnp.array([0., 2.]))
+      Array([0.6931472, 7.5      ], dtype=float32)
+  """
+  x, lmbda = promote_inexact("boxcox1p", x, lmbda)
+  return _boxcox(lax.log1p(x), lmbda)
+
+
+def _boxcox(log_x, lmbda):
+  """``expm1(lmbda * log_x) / lmbda``, and ``log_x`` where ``lmbda == 0``."""
+  safe = jnp.where(lmbda == 0, 1, lmbda)
+  return jnp.where(lmbda == 0, log_x, lax.expm1(safe * log_x) / safe)
+
+
+def softmax(x, /, *, axis=None):
+  """``exp(x) / sum(exp(x))`` over ``axis`` (all axes by default, as in SciPy).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import softmax
+      >>> softmax(jnp.array([[0., 1.], [1., 0.]]))
+      Array([[0.13447072, 0.3655293 ],
+             [0.3655293 , 0.13447072]], dtype=float32)
+  """
+  return _logsumexp.softmax(x, axis=axis)
+
+
+def log_softmax(x, /, *, axis=None):
+  """``x - logsumexp(x)`` over ``axis`` (all axes by default, as in SciPy).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.scipy.special import log_softmax
+      >>> log_softmax(jnp.array([0., 1.]))
+      Array([-1.3132616 , -0.31326163], dtype=float32)
+  """
+  return _logsumexp.log_softmax(x, axis=axis)

@@ -1,0 +1,89 @@
+"""Meshes and shardings (mirrors ``jax.sharding``): how arrays are laid out over devices.
+
+Example:
+    >>> import ember, numpy as np
+    >>> from ember.sharding import NamedSharding, PartitionSpec as P
+    >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+    >>> x = ember.device_put(np.arange(4.0), NamedSharding(mesh, P("i")))
+    >>> x.sharding.spec, x.addressable_shards[1].data
+    (P('i',), Array([2., 3.], dtype=float32))
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ember.backend import client as _client
+from ember.backend.sharding import (AxisType, DuplicateSpecError, IndivisibleError, Mesh,
+                                    NamedSharding, PartitionSpec, Sharding,
+                                    SingleDeviceSharding, current_mesh)
+
+__all__ = ["AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
+           "SingleDeviceSharding", "make_mesh", "get_mesh", "set_mesh", "use_mesh",
+           "IndivisibleError", "DuplicateSpecError", "reshard"]
+
+
+def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types=None, *,
+              devices=None) -> Mesh:
+  """A mesh of ``prod(axis_shapes)`` devices (the first ones, in id order) with named axes.
+
+  Axes default to ``AxisType.Explicit``, as in JAX 0.10.2.
+
+  Example:
+      >>> import ember
+      >>> ember.make_mesh((4, 2), ("x", "y"))
+      Mesh(axis_sizes=(4, 2), axis_names=('x', 'y'), axis_types=(Explicit, Explicit))
+  """
+  axis_shapes = tuple(int(s) for s in axis_shapes)
+  axis_names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
+  if len(axis_shapes) != len(axis_names):
+    raise ValueError(f"make_mesh: axis_shapes {axis_shapes} and axis_names {axis_names} must "
+                     "have the same length.")
+  devices = list(_client.devices() if devices is None else devices)
+  n = math.prod(axis_shapes)
+  if any(s <= 0 for s in axis_shapes):
+    raise ValueError(f"make_mesh: every mesh axis size must be positive, got {axis_shapes}.")
+  if len(devices) < n:
+    raise ValueError(f"Number of devices {len(devices)} must be >= the product of mesh_shape "
+                     f"{axis_shapes}")
+  if axis_types is None:
+    axis_types = (AxisType.Explicit,) * len(axis_names)
+  grid = np.empty(n, dtype=object)
+  grid[:] = devices[:n]
+  return Mesh(grid.reshape(axis_shapes), axis_names, axis_types)
+
+
+def get_mesh() -> Mesh | None:
+  """The mesh set by ``set_mesh``/``use_mesh`` (None outside one)."""
+  return current_mesh()
+
+
+class use_mesh:
+  """``with ember.sharding.use_mesh(mesh):`` makes ``mesh`` the default of shard_map."""
+
+  def __init__(self, mesh: Mesh):
+    self._mesh = mesh
+
+  def __enter__(self):
+    return self._mesh.__enter__()
+
+  def __exit__(self, *exc):
+    return self._mesh.__exit__(*exc)
+
+
+set_mesh = use_mesh
+
+
+def reshard(x, sharding):
+  """``x`` laid out by ``sharding`` (a NamedSharding, or a PartitionSpec over the current
+  mesh); under ``jit`` a sharding constraint."""
+  from ember.lax.parallel import with_sharding_constraint
+  if isinstance(sharding, PartitionSpec):
+    mesh = current_mesh()
+    if mesh is None:
+      raise ValueError("reshard with a PartitionSpec needs a mesh: pass a NamedSharding, or call "
+                       "it inside `with ember.sharding.use_mesh(mesh):`.")
+    sharding = NamedSharding(mesh, sharding)
+  return with_sharding_constraint(x, sharding)
