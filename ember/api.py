@@ -11,7 +11,8 @@ from ember.backend import client as backend_client
 from ember.backend.array import (ArrayImpl, abstractify, copy_to_device, device_of,
                                  device_put_value)
 from ember.backend import spmd
-from ember.backend.sharding import NamedSharding, SingleDeviceSharding
+from ember.backend.sharding import (NamedSharding, PartitionSpec, SingleDeviceSharding,
+                                    current_mesh)
 from ember.core.trace import Tracer
 
 __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape"]
@@ -20,6 +21,12 @@ __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape"]
 def _resolve_device(device):
   if device is None or isinstance(device, NamedSharding):
     return device
+  if isinstance(device, PartitionSpec):  # over the mesh set with ember.set_mesh
+    mesh = current_mesh()
+    if mesh is None:
+      raise ValueError(f"device_put with a PartitionSpec ({device!r}) needs a mesh: call "
+                       "ember.set_mesh(mesh) first, or pass NamedSharding(mesh, spec).")
+    return NamedSharding(mesh, device)
   if isinstance(device, SingleDeviceSharding):
     return device._device
   if hasattr(device, "_device_assignment") or hasattr(device, "device_set"):
@@ -69,7 +76,13 @@ def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
 
 
 def device_get(x):
-  """The leaves of ``x`` as NumPy arrays on the host."""
+  """``x`` with its ember arrays copied to the host as NumPy arrays (other leaves unchanged).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.device_get({'a': jnp.arange(3.0), 'b': 1})
+      {'a': array([0., 1., 2.], dtype=float32), 'b': 1}
+  """
   def get(leaf):
     if type(leaf) is ArrayImpl:
       return np.asarray(leaf)
@@ -78,7 +91,13 @@ def device_get(x):
 
 
 def block_until_ready(x):
-  """Wait until every array in ``x`` has been computed; return ``x``."""
+  """Wait until every array in ``x`` has been computed; return ``x``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.block_until_ready(jnp.arange(3.0) * 2)
+      Array([0., 2., 4.], dtype=float32)
+  """
   for leaf in pytree.tree_leaves(x):
     if type(leaf) is ArrayImpl:
       leaf.block_until_ready()

@@ -35,7 +35,17 @@ def _label(devices) -> str:
 def visualize_sharding(shape, sharding, *, use_color: bool = False, scale: float = 1.0,
                        min_width: int = 9, max_width: int = 80, color_map=None) -> None:
   """Print the grid of tiles of an array of ``shape`` laid out by ``sharding``, each labelled
-  with the devices that hold it (plain text; JAX draws the same grid with ``rich``)."""
+  with the devices that hold it (plain text; JAX draws the same grid with ``rich``).
+
+  Example:
+      >>> import ember
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2, 2), ("x", "y"), devices=ember.devices()[:4])
+      >>> ember.debug.visualize_sharding((4,), NamedSharding(mesh, P("x")))
+      ┌─────────┬─────────┐
+      │ CPU 0,1 │ CPU 2,3 │
+      └─────────┴─────────┘
+  """
   if len(shape) > 2:
     raise ValueError(f"visualize_sharding only works for shapes with 2 or fewer dimensions, got "
                      f"shape {tuple(shape)}.")
@@ -76,7 +86,13 @@ def visualize_array_sharding(arr, **kwargs) -> None:
 
 
 def inspect_array_sharding(value, *, callback) -> None:
-  """Call ``callback(sharding)`` with the sharding of each array in ``value`` (eagerly)."""
+  """Call ``callback(sharding)`` with the sharding of each array in ``value`` (eagerly).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.debug.inspect_array_sharding({"a": jnp.zeros(2)}, callback=print)
+      SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)
+  """
   from ember import pytree
   for leaf in pytree.tree_leaves(value):
     callback(leaf.sharding)

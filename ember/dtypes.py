@@ -57,21 +57,47 @@ iinfo = ml_dtypes.iinfo
 
 
 class extended(np.generic):
-  """Abstract scalar class of extended (non-NumPy) dtypes, e.g. PRNG key dtypes."""
+  """Abstract scalar class of extended (non-NumPy) dtypes, e.g. PRNG key dtypes.
+
+  Example:
+      >>> import ember
+      >>> issubdtype(ember.random.key(0).dtype, extended), issubdtype('float32', extended)
+      (True, False)
+  """
 
 
 class prng_key(extended):
-  """Abstract scalar class of PRNG key dtypes."""
+  """Abstract scalar class of PRNG key dtypes.
+
+  Example:
+      >>> import ember
+      >>> issubdtype(ember.random.key(0).dtype, prng_key)
+      True
+  """
 
 
 class ExtendedDType:
-  """Base class for extended dtype objects; ``type`` is a subclass of ``extended``."""
+  """Base class for extended dtype objects; ``type`` is a subclass of ``extended``.
+
+  Example:
+      >>> import ember
+      >>> dt = ember.random.key(0).dtype
+      >>> isinstance(dt, ExtendedDType), dt.type, dt.name
+      (True, <class 'ember.dtypes.prng_key'>, 'key<fry>')
+  """
   type: type = extended
   name: str = "extended"
 
 
 class TypePromotionError(ValueError):
-  """Raised when no implicit promotion path exists (``jax_numpy_dtype_promotion=strict``)."""
+  """Raised when no implicit promotion path exists (``jax_numpy_dtype_promotion=strict``, or
+  narrow types such as int4 in any mode).
+
+  Example:
+      >>> promote_types('int4', 'int8')  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.dtypes.TypePromotionError: Input dtypes ('int4', 'int8') have no available ...
+  """
 
 
 _bool = np.dtype(np.bool_)
@@ -179,7 +205,12 @@ def issubdtype(a: Any, b: Any) -> bool:
 
 
 def is_bool(dt: Any) -> bool:
-  """True for the bool dtype.  Example: ``is_bool(np.bool_)`` -> True."""
+  """True for the bool dtype.
+
+  Example:
+      >>> is_bool(np.bool_), is_bool('int8')
+      (True, False)
+  """
   return _kind(dt) == "b"
 
 
@@ -214,7 +245,12 @@ def is_integer(dt: Any) -> bool:
 
 
 def is_signed(dt: Any) -> bool:
-  """True for signed integer dtypes.  Example: ``is_signed('int8')`` -> True."""
+  """True for signed integer dtypes.
+
+  Example:
+      >>> is_signed('int8'), is_signed('uint8')
+      (True, False)
+  """
   return _kind(dt) == "i"
 
 
@@ -290,12 +326,22 @@ def canonicalize_dtype(dt: Any):
 
 
 def default_int_dtype() -> np.dtype:
-  """int64 with x64 on, else int32.  Example: ``default_int_dtype()`` -> dtype('int32')."""
+  """int64 with x64 on, else int32.
+
+  Example:
+      >>> default_int_dtype()
+      dtype('int32')
+  """
   return canonicalize_dtype(_i64)
 
 
 def default_uint_dtype() -> np.dtype:
-  """uint64 with x64 on, else uint32.  Example: ``default_uint_dtype()`` -> dtype('uint32')."""
+  """uint64 with x64 on, else uint32.
+
+  Example:
+      >>> default_uint_dtype()
+      dtype('uint32')
+  """
   return canonicalize_dtype(_u64)
 
 

@@ -20,7 +20,16 @@ __all__ = ["ravel_pytree"]
 
 def ravel_pytree(pytree_):
   """Return ``(flat, unravel)``: the leaves raveled and concatenated (promoted to one dtype), and
-  the function that rebuilds the tree (with the original dtypes) from such a vector."""
+  the function that rebuilds the tree (with the original dtypes) from such a vector.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> flat, unravel = ravel_pytree({"a": jnp.ones(2), "b": jnp.int32(3)})
+      >>> flat
+      Array([1., 1., 3.], dtype=float32)
+      >>> unravel(flat)["b"]
+      Array(3, dtype=int32)
+  """
   import ember.numpy as jnp
   leaves, treedef = pytree.flatten(pytree_)
   if not leaves:

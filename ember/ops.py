@@ -40,20 +40,49 @@ def _segment(op: str, data, segment_ids, num_segments, indices_are_sorted, uniqu
 
 def segment_sum(data, segment_ids, num_segments=None, indices_are_sorted=False,
                 unique_indices=False, bucket_size=None, mode=None):
-  """Sum of ``data`` rows that share a segment id; out-of-range ids are dropped."""
+  """Sum of ``data`` rows that share a segment id; out-of-range ids are dropped.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> segment_sum(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=3)
+      Array([3., 3., 4.], dtype=float32)
+  """
   return _segment("add", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_prod(data, segment_ids, num_segments=None, indices_are_sorted=False,
                  unique_indices=False, bucket_size=None, mode=None):
+  """Product of ``data`` rows that share a segment id; an empty one gives 1.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> segment_prod(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
+      Array([2., 3., 4., 1.], dtype=float32)
+  """
   return _segment("mul", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_max(data, segment_ids, num_segments=None, indices_are_sorted=False,
                 unique_indices=False, bucket_size=None, mode=None):
+  """Maximum of ``data`` rows that share a segment id; an empty one gives -inf
+  (for integers, the dtype's minimum).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> segment_max(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
+      Array([  2.,   3.,   4., -inf], dtype=float32)
+  """
   return _segment("max", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_min(data, segment_ids, num_segments=None, indices_are_sorted=False,
                 unique_indices=False, bucket_size=None, mode=None):
+  """Minimum of ``data`` rows that share a segment id; an empty one gives inf
+  (for integers, the dtype's maximum).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> segment_min(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
+      Array([ 1.,  3.,  4., inf], dtype=float32)
+  """
   return _segment("min", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)

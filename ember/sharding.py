@@ -18,10 +18,10 @@ import numpy as np
 from ember.backend import client as _client
 from ember.backend.sharding import (AxisType, DuplicateSpecError, IndivisibleError, Mesh,
                                     NamedSharding, PartitionSpec, Sharding,
-                                    SingleDeviceSharding, current_mesh)
+                                    SingleDeviceSharding, current_mesh, set_default_mesh)
 
 __all__ = ["AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
-           "SingleDeviceSharding", "make_mesh", "get_mesh", "set_mesh", "use_mesh",
+           "SingleDeviceSharding", "make_mesh", "get_mesh", "set_mesh",
            "IndivisibleError", "DuplicateSpecError", "reshard"]
 
 
@@ -56,34 +56,62 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types=
 
 
 def get_mesh() -> Mesh | None:
-  """The mesh set by ``set_mesh``/``use_mesh`` (None outside one)."""
+  """The mesh set by ``set_mesh`` or a ``with mesh:`` block (None outside one).
+
+  Example:
+      >>> import ember
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> with ember.set_mesh(mesh):
+      ...   ember.sharding.get_mesh()
+      Mesh(axis_sizes=(2,), axis_names=('i',), axis_types=(Explicit,))
+  """
   return current_mesh()
 
 
-class use_mesh:
-  """``with ember.sharding.use_mesh(mesh):`` makes ``mesh`` the default of shard_map."""
+class set_mesh:
+  """Make ``mesh`` the default mesh (of ``shard_map``, and of PartitionSpecs given where a
+  sharding is expected) from now on, or, used as ``with ember.set_mesh(mesh):``, inside the
+  block only.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> x = ember.device_put(jnp.arange(4.0), NamedSharding(mesh, P("i")))
+      >>> with ember.set_mesh(mesh):
+      ...   ember.shard_map(lambda b: ember.lax.psum(b, "i"), out_specs=P())(x)
+      Array([2., 4.], dtype=float32)
+  """
 
   def __init__(self, mesh: Mesh):
-    self._mesh = mesh
+    if not isinstance(mesh, Mesh):
+      raise TypeError(f"set_mesh expects an ember.sharding.Mesh, got {mesh!r}.")
+    self._previous = set_default_mesh(mesh)
 
   def __enter__(self):
-    return self._mesh.__enter__()
+    return None
 
   def __exit__(self, *exc):
-    return self._mesh.__exit__(*exc)
-
-
-set_mesh = use_mesh
+    set_default_mesh(self._previous)
+    return False
 
 
 def reshard(x, sharding):
   """``x`` laid out by ``sharding`` (a NamedSharding, or a PartitionSpec over the current
-  mesh); under ``jit`` a sharding constraint."""
+  mesh); under ``jit`` a sharding constraint.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> ember.sharding.reshard(jnp.arange(4.0), NamedSharding(mesh, P("i"))).sharding.spec
+      P('i',)
+  """
   from ember.lax.parallel import with_sharding_constraint
   if isinstance(sharding, PartitionSpec):
     mesh = current_mesh()
     if mesh is None:
       raise ValueError("reshard with a PartitionSpec needs a mesh: pass a NamedSharding, or call "
-                       "it inside `with ember.sharding.use_mesh(mesh):`.")
+                       "it after `ember.set_mesh(mesh)`.")
     sharding = NamedSharding(mesh, sharding)
   return with_sharding_constraint(x, sharding)

@@ -50,7 +50,17 @@ def _inner(a_leaves, b_leaves):
 
 def check_jvp(f: Callable, f_jvp: Callable, args: Sequence, atol=None, rtol=None, eps=None,
               err_msg: str = "") -> None:
-  """``f_jvp(args, tangents)`` against central differences of ``f`` along random tangents."""
+  """``f_jvp(args, tangents)`` against central differences of ``f`` along random tangents.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> check_jvp(jnp.sin, lambda args, ts: ember.jvp(jnp.sin, args, ts), (0.5,))
+      >>> try:
+      ...   check_jvp(jnp.sin, lambda args, ts: ember.jvp(jnp.cos, args, ts), (0.5,))
+      ... except AssertionError:
+      ...   print("not the jvp of sin")
+      not the jvp of sin
+  """
   rng = np.random.default_rng(0)
   leaves, tree = pytree.flatten(tuple(args))
   tangents = [_random_like(rng, x) for x in leaves]
@@ -69,7 +79,12 @@ def check_jvp(f: Callable, f_jvp: Callable, args: Sequence, atol=None, rtol=None
 
 def check_vjp(f: Callable, f_vjp: Callable, args: Sequence, atol=None, rtol=None, eps=None,
               err_msg: str = "") -> None:
-  """``f_vjp`` against jvp through the identity <vjp(ct), t> == <ct, jvp(t)>."""
+  """``f_vjp`` against jvp through the identity <vjp(ct), t> == <ct, jvp(t)>.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> check_vjp(jnp.tanh, lambda x: ember.vjp(jnp.tanh, x), (0.5,))
+  """
   from ember.transforms.jvp import jvp
   rng = np.random.default_rng(1)
   leaves, tree = pytree.flatten(tuple(args))
@@ -89,7 +104,17 @@ def check_vjp(f: Callable, f_vjp: Callable, args: Sequence, atol=None, rtol=None
 def check_grads(f: Callable, args: Sequence, order: int, modes=("fwd", "rev"), atol=None,
                 rtol=None, eps=None) -> None:
   """Check ``f``'s derivatives up to ``order`` in forward and/or reverse mode against finite
-  differences (raises AssertionError on a mismatch)."""
+  differences (raises AssertionError on a mismatch).
+
+  Example:
+      >>> import ember
+      >>> check_grads(lambda x: x ** 3, (2.0,), order=2, modes=["rev"])
+      >>> try:  # stop_gradient hides half of the derivative from grad
+      ...   check_grads(lambda x: x * ember.lax.stop_gradient(x), (0.5,), order=1)
+      ... except AssertionError:
+      ...   print("mismatch")
+      mismatch
+  """
   from ember.transforms.jvp import jvp
   from ember.transforms.linearize import vjp
   args = tuple(args)

@@ -20,5 +20,13 @@ Shape = Sequence[int]
 
 
 class DeprecatedArg:
+  """The default of a deprecated argument, telling "not passed" apart from any value.
+
+  Example:
+      >>> from ember.typing import DeprecatedArg
+      >>> DeprecatedArg()
+      Deprecated
+  """
+
   def __repr__(self):
     return "Deprecated"

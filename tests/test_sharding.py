@@ -7,6 +7,7 @@ import pytest
 import ember
 import ember.numpy as jnp
 from ember import lax
+from ember.backend.sharding import set_default_mesh
 from ember.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
 
 
@@ -168,3 +169,21 @@ def test_experimental_shard_map_spelling():
   mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
   f = shard_map(lambda b: lax.psum(b, "i"), mesh, in_specs=P("i"), out_specs=P())
   np.testing.assert_allclose(np.asarray(f(jnp.arange(4.0))), [2.0, 4.0])
+
+
+def test_set_mesh_globally_and_as_context():
+  mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+  assert ember.sharding.get_mesh() is None
+  with ember.set_mesh(mesh) as bound:
+    assert bound is None and ember.sharding.get_mesh() == mesh
+    x = ember.device_put(jnp.arange(4.0), P("i"))  # a bare spec over the mesh set
+    assert x.sharding == NamedSharding(mesh, P("i"))
+  assert ember.sharding.get_mesh() is None
+  ember.set_mesh(mesh)
+  try:
+    f = ember.shard_map(lambda b: lax.psum(b, "i"), in_specs=P("i"), out_specs=P())
+    np.testing.assert_allclose(np.asarray(f(jnp.arange(4.0))), [2.0, 4.0])
+  finally:
+    set_default_mesh(None)
+  with pytest.raises(ValueError, match="needs a mesh"):
+    ember.device_put(jnp.arange(4.0), P("i"))

@@ -36,7 +36,16 @@ __all__ = ["Array", "ArrayImpl", "abstractify", "device_put_value", "to_buffer",
 
 
 class Array(abc.ABC):
-  """The type of ember arrays (``isinstance(x, ember.Array)`` holds for arrays and tracers)."""
+  """The type of ember arrays (``isinstance(x, ember.Array)`` holds for arrays and tracers);
+  ``ember.numpy.ndarray`` is the same class.
+
+  Example:
+      >>> import ember, ember.numpy as jnp, numpy as np
+      >>> isinstance(jnp.arange(3.0), ember.Array), isinstance(np.arange(3.0), ember.Array)
+      (True, False)
+      >>> _ = ember.jit(lambda x: print(isinstance(x, jnp.ndarray)))(1.0)  # x is a tracer
+      True
+  """
   __slots__ = ()
 
 

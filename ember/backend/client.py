@@ -111,13 +111,25 @@ def _check_backend(backend):
 
 
 def devices(backend=None) -> list:
-  """All devices of the default (or named) backend: ``[CpuDevice(id=0), ...]``."""
+  """All devices of the default (or named) backend: ``[CpuDevice(id=0), ...]``.
+
+  Example:
+      >>> import ember
+      >>> ember.devices()[:2]
+      [CpuDevice(id=0), CpuDevice(id=1)]
+  """
   _check_backend(backend)
   return list(get_client().devices())
 
 
 def local_devices(process_index=None, backend=None) -> list:
-  """The devices of process ``process_index`` (this process when None)."""
+  """The devices of process ``process_index`` (this process when None).
+
+  Example:
+      >>> import ember
+      >>> ember.local_devices()[0], ember.local_devices(process_index=0)[1]
+      (CpuDevice(id=0), CpuDevice(id=1))
+  """
   _check_backend(backend)
   if process_index is None:
     return list(get_client().local_devices())
@@ -125,26 +137,59 @@ def local_devices(process_index=None, backend=None) -> list:
 
 
 def device_count(backend=None) -> int:
+  """How many devices the default (or named) backend has, over all processes (ember's
+  doctests run with ``XLA_FLAGS=--xla_force_host_platform_device_count=8``).
+
+  Example:
+      >>> import ember
+      >>> ember.device_count()
+      8
+  """
   return len(devices(backend))
 
 
 def local_device_count(backend=None) -> int:
+  """How many devices this process has (``device_count()`` when it runs alone).
+
+  Example:
+      >>> import ember
+      >>> ember.local_device_count() == ember.device_count()
+      True
+  """
   return len(local_devices(backend=backend))
 
 
 def process_index(backend=None) -> int:
-  """This process's index among the processes of a run (0 when it runs alone)."""
+  """This process's index among the processes of a run (0 when it runs alone).
+
+  Example:
+      >>> import ember
+      >>> ember.process_index()
+      0
+  """
   _check_backend(backend)
   return get_client().process_index()
 
 
 def process_count(backend=None) -> int:
-  """How many processes the run has (1 unless ``ember.distributed.initialize`` joined more)."""
+  """How many processes the run has (1 unless ``ember.distributed.initialize`` joined more).
+
+  Example:
+      >>> import ember
+      >>> ember.process_count()
+      1
+  """
   return max(d.process_index for d in devices(backend)) + 1
 
 
 def default_backend() -> str:
-  """The platform name of the default backend (``'cpu'``)."""
+  """The platform name of the default backend (``'cpu'``).
+
+  Example:
+      >>> import ember
+      >>> ember.default_backend()
+      'cpu'
+  """
   return get_client().platform
 
 

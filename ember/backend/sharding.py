@@ -38,15 +38,40 @@ __all__ = ["Sharding", "SingleDeviceSharding", "AxisType", "PartitionSpec", "Mes
 
 
 class IndivisibleError(ValueError):
-  """An array dimension is not divisible by the mesh axes that split it."""
+  """An array dimension is not divisible by the mesh axes that split it.
+
+  Example:
+      >>> import ember
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> NamedSharding(mesh, P("i")).shard_shape((3,))  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.backend.sharding.IndivisibleError: Sharding ... but the dimension size is 3 ...
+  """
 
 
 class DuplicateSpecError(ValueError):
-  """A PartitionSpec uses one mesh axis for two array dimensions."""
+  """A PartitionSpec uses one mesh axis for two array dimensions.
+
+  Example:
+      >>> import ember
+      >>> from ember.sharding import NamedSharding, PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> NamedSharding(mesh, P("i", "i"))  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.backend.sharding.DuplicateSpecError: ... P('i', 'i') has duplicate entries for `i`
+  """
 
 
 class Sharding(xc.Sharding):
-  """Base class of the ways an array's data is laid out over devices."""
+  """Base class of the ways an array's data is laid out over devices.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> sharding = jnp.zeros(2).sharding
+      >>> isinstance(sharding, ember.sharding.Sharding), sharding.device_set
+      (True, {CpuDevice(id=0)})
+  """
 
   @property
   def device_set(self) -> set:
@@ -129,7 +154,15 @@ class SingleDeviceSharding(Sharding):
 
 class AxisType(enum.Enum):
   """How a mesh axis is partitioned: by the compiler (Auto), by the user in types (Explicit), or
-  by hand inside shard_map (Manual)."""
+  by hand inside shard_map (Manual).
+
+  Example:
+      >>> import ember
+      >>> from ember.sharding import AxisType
+      >>> mesh = ember.make_mesh((2,), ("i",), (AxisType.Auto,), devices=ember.devices()[:2])
+      >>> mesh.axis_types
+      (Auto,)
+  """
   Auto = enum.auto()
   Explicit = enum.auto()
   Manual = enum.auto()
@@ -302,11 +335,18 @@ class Mesh:
 
 
 _mesh_stack: list = []
+_default_mesh: list = [None]  # set by ember.set_mesh
 
 
 def current_mesh() -> Mesh | None:
-  """The mesh of the innermost ``with mesh:`` / ``ember.sharding.use_mesh`` block."""
-  return _mesh_stack[-1] if _mesh_stack else None
+  """The mesh of the innermost ``with mesh:`` block, else the one ``ember.set_mesh`` set."""
+  return _mesh_stack[-1] if _mesh_stack else _default_mesh[0]
+
+
+def set_default_mesh(mesh: Mesh | None) -> Mesh | None:
+  """Make ``mesh`` the default mesh; returns the previous one."""
+  previous, _default_mesh[0] = _default_mesh[0], mesh
+  return previous
 
 
 def check_spec(mesh: Mesh, spec: PartitionSpec, what: str = "") -> None:

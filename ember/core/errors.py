@@ -11,11 +11,29 @@ _DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
 
 
 class JAXTypeError(TypeError):
-  pass
+  """Base class of the TypeErrors about traced values (the tracer conversion errors below).
+
+  Example:
+      >>> import ember
+      >>> try:
+      ...   ember.jit(lambda x: int(x))(1.0)
+      ... except ember.errors.JAXTypeError as e:
+      ...   print(type(e).__name__)
+      ConcretizationTypeError
+  """
 
 
 class JAXIndexError(IndexError):
-  pass
+  """Base class of the IndexErrors about traced indices (``NonConcreteBooleanIndexError``).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> try:
+      ...   ember.jit(lambda x: x[x > 0])(jnp.arange(3.0))
+      ... except ember.errors.JAXIndexError as e:
+      ...   print(type(e).__name__)
+      NonConcreteBooleanIndexError
+  """
 
 
 class _WithDocs:
@@ -24,7 +42,14 @@ class _WithDocs:
 
 
 class ConcretizationTypeError(_WithDocs, JAXTypeError):
-  """A traced value was used where Python needs a concrete one."""
+  """A traced value was used where Python needs a concrete one.
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda x: float(x))(1.0)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.ConcretizationTypeError: Abstract tracer value encountered where ...
+  """
 
   def __init__(self, tracer, context: str = ""):
     aval = getattr(tracer, "aval", None)
@@ -37,7 +62,14 @@ class ConcretizationTypeError(_WithDocs, JAXTypeError):
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
-  """``bool()`` of a traced array, e.g. ``-x if neg else x`` inside jit."""
+  """``bool()`` of a traced array, e.g. ``-x if neg else x`` inside jit.
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda x: x if x > 0 else -x)(1.0)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.TracerBoolConversionError: Attempted boolean conversion of traced ...
+  """
 
   def __init__(self, tracer):
     msg = f"Attempted boolean conversion of traced array with shape {_long(tracer.aval)}.\n"
@@ -46,7 +78,14 @@ class TracerBoolConversionError(ConcretizationTypeError):
 
 
 class TracerIntegerConversionError(_WithDocs, JAXTypeError):
-  """``int()`` or ``__index__`` of a traced array."""
+  """``int()`` or ``__index__`` of a traced array.
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda n: list(range(n)))(3)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.TracerIntegerConversionError: The __index__() method was called on ...
+  """
 
   def __init__(self, tracer):
     msg = (f"The __index__() method was called on traced array with shape "
@@ -56,7 +95,14 @@ class TracerIntegerConversionError(_WithDocs, JAXTypeError):
 
 
 class TracerArrayConversionError(_WithDocs, JAXTypeError):
-  """``np.asarray`` of a traced array."""
+  """``np.asarray`` of a traced array.
+
+  Example:
+      >>> import ember, numpy as np
+      >>> ember.jit(lambda x: np.asarray(x))(1.0)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.TracerArrayConversionError: The numpy.ndarray conversion method ...
+  """
 
   def __init__(self, tracer):
     msg = ("The numpy.ndarray conversion method __array__() was called on traced array with "
@@ -65,7 +111,14 @@ class TracerArrayConversionError(_WithDocs, JAXTypeError):
 
 
 class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
-  """A boolean mask index whose values are not known while tracing."""
+  """A boolean mask index whose values are not known while tracing.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.jit(lambda x: x[x > 0])(jnp.arange(3.0))  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.NonConcreteBooleanIndexError: Array boolean indices must be concrete; ...
+  """
 
   def __init__(self, tracer):
     super().__init__(
@@ -73,14 +126,31 @@ class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
 
 
 class UnexpectedTracerError(_WithDocs, Exception):
-  """A tracer escaped the transform that created it."""
+  """A tracer escaped the transform that created it.
+
+  Example:
+      >>> import ember
+      >>> leaked = []
+      >>> ember.jit(lambda x: leaked.append(x) or x)(1.0)
+      Array(1., dtype=float32, weak_type=True)
+      >>> leaked[0] + 1  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.UnexpectedTracerError: Encountered an unexpected tracer ...
+  """
 
   def __init__(self, message: str):
     super().__init__(message)
 
 
 class KeyReuseError(RuntimeError):
-  pass
+  """The error of JAX's key-reuse checker (``jax_debug_key_reuse``). Ember has no such
+  checker and never raises it; it exists so that code catching it runs unchanged.
+
+  Example:
+      >>> import ember
+      >>> issubclass(ember.errors.KeyReuseError, RuntimeError)
+      True
+  """
 
 
 def _long(aval) -> str:

@@ -53,7 +53,16 @@ Schedule = Callable[[Step], float]
 
 OptimizerState = namedtuple("OptimizerState", ["packed_state", "tree_def", "subtree_defs"])
 OptimizerState.__doc__ = """The state of a pytree optimizer: the flat per-leaf states (the
-pytree children) and, as static data, the parameters' tree structure and each leaf state's."""
+pytree children) and, as static data, the parameters' tree structure and each leaf state's.
+
+Example:
+  >>> import ember, ember.numpy as jnp
+  >>> from ember.example_libraries import optimizers
+  >>> init, _, _ = optimizers.sgd(0.1)
+  >>> state = init({"w": jnp.array([1.0, 2.0])})
+  >>> ember.tree_util.tree_leaves(state)
+  [Array([1., 2.], dtype=float32)]
+"""
 with warnings.catch_warnings():  # optree warns that namedtuples are nodes already; JAX does not
   warnings.simplefilter("ignore", UserWarning)
   tree_util.register_pytree_node(
@@ -63,7 +72,15 @@ with warnings.catch_warnings():  # optree warns that namedtuples are nodes alrea
 
 
 class Optimizer(NamedTuple):
-  """An ``(init_fn, update_fn, params_fn)`` triple; unpacks like a tuple."""
+  """An ``(init_fn, update_fn, params_fn)`` triple; unpacks like a tuple.
+
+  Example:
+    >>> import ember.numpy as jnp
+    >>> from ember.example_libraries import optimizers
+    >>> opt = optimizers.adam(0.1)
+    >>> opt.params_fn(opt.update_fn(0, jnp.array([1.0]), opt.init_fn(jnp.array([0.0]))))
+    Array([-0.09999934], dtype=float32)
+  """
   init_fn: Callable[[Params], OptimizerState]
   update_fn: Callable[[Step, Updates, OptimizerState], OptimizerState]
   params_fn: Callable[[OptimizerState], Params]
@@ -522,7 +539,13 @@ def clip_grads(grad_tree, max_norm):
 
 
 class JoinPoint:
-  """A leaf of ``unpack_optimizer_state``'s result, holding one parameter's state pytree."""
+  """A leaf of ``unpack_optimizer_state``'s result, holding one parameter's state pytree.
+
+  Example:
+    >>> from ember.example_libraries import optimizers
+    >>> optimizers.JoinPoint((1.0, 2.0)).subtree
+    (1.0, 2.0)
+  """
 
   def __init__(self, subtree):
     self.subtree = subtree

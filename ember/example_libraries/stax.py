@@ -155,8 +155,42 @@ def GeneralConvTranspose(dimension_numbers, out_chan, filter_shape, strides=None
 
 
 Conv = functools.partial(GeneralConv, ("NHWC", "HWIO", "NHWC"))
+Conv.__doc__ = """``GeneralConv`` on NHWC inputs with HWIO kernels:
+``Conv(out_chan, filter_shape, strides=None, padding="VALID", W_init=None, b_init=...)``.
+
+Example:
+  >>> from ember import random
+  >>> from ember.example_libraries import stax
+  >>> init_fun, apply_fun = stax.Conv(4, (3, 3), padding="SAME")
+  >>> out_shape, (W, b) = init_fun(random.key(0), (1, 5, 5, 2))
+  >>> out_shape, W.shape, b.shape
+  ((1, 5, 5, 4), (3, 3, 2, 4), (1, 1, 1, 4))
+"""
 ConvTranspose = functools.partial(GeneralConvTranspose, ("NHWC", "HWIO", "NHWC"))
+ConvTranspose.__doc__ = """``GeneralConvTranspose`` on NHWC inputs with HWIO kernels.
+
+Example:
+  >>> from ember import random
+  >>> from ember.example_libraries import stax
+  >>> init_fun, apply_fun = stax.ConvTranspose(4, (3, 3), strides=(2, 2))
+  >>> init_fun(random.key(0), (1, 5, 5, 2))[0]
+  (1, 11, 11, 4)
+"""
 Conv1DTranspose = functools.partial(GeneralConvTranspose, ("NHC", "HIO", "NHC"))
+Conv1DTranspose.__doc__ = """``GeneralConvTranspose`` in one spatial dimension: NHC inputs
+with HIO kernels.
+
+Example:
+  >>> import ember.numpy as jnp
+  >>> from ember import random
+  >>> from ember.example_libraries import stax
+  >>> init_fun, apply_fun = stax.Conv1DTranspose(4, (3,), strides=(2,), padding="SAME")
+  >>> out_shape, params = init_fun(random.key(0), (1, 5, 2))
+  >>> out_shape, apply_fun(params, jnp.ones((1, 5, 2))).shape
+  ((1, 10, 4), (1, 10, 4))
+"""
+# doctest collects no functools.partial objects: name their examples so that they run too
+__test__ = {name: globals()[name].__doc__ for name in ("Conv", "ConvTranspose", "Conv1DTranspose")}
 
 
 def BatchNorm(axis=(0, 1, 2), epsilon=1e-5, center=True, scale=True, beta_init=zeros,

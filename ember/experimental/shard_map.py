@@ -20,7 +20,16 @@ __all__ = ["shard_map"]
 
 def shard_map(f, mesh=None, in_specs=None, out_specs=None, check_rep: bool = True,
               auto=frozenset(), *, check_vma: bool | None = None):
-  """``ember.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, ...)``."""
+  """``ember.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, ...)``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.sharding import PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> total = shard_map(lambda x: ember.lax.psum(x.sum(), "i"), mesh, P("i"), P())
+      >>> total(jnp.arange(4.0))
+      Array(6., dtype=float32)
+  """
   if auto:
     raise NotImplementedError("shard_map with auto= axes (partly manual bodies) is not "
                               "supported by ember.")

@@ -155,6 +155,14 @@ def conj(x):
 
 
 class RoundingMethod(enum.IntEnum):
+  """How ``round`` breaks ties: away from zero (the default) or to the nearest even integer.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.round(jnp.array([0.5, 1.5, 2.5]), lax.RoundingMethod.TO_NEAREST_EVEN)
+      Array([0., 2., 2.], dtype=float32)
+  """
   AWAY_FROM_ZERO = 0
   TO_NEAREST_EVEN = 1
 

@@ -30,6 +30,11 @@ def fft(x, fft_type: FftType | str, fft_lengths):
       ``fft_lengths[-1] // 2 + 1``).
     fft_type: a ``FftType`` or one of 'fft', 'ifft', 'rfft', 'irfft'.
     fft_lengths: the lengths of the 1 to 3 transformed dimensions.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> fft(jnp.array([1., 2., 3., 4.]), FftType.FFT, (4,))
+      Array([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j], dtype=complex64)
   """
   if isinstance(fft_type, str):
     try:

@@ -152,7 +152,15 @@ def geqrf(a):
 
 def householder_product(a, taus):
   """The product of the Householder reflectors stored below ``a``'s diagonal (with scales
-  ``taus``), as LAPACK's orgqr/ungqr: the first columns of the orthogonal matrix."""
+  ``taus``), as LAPACK's orgqr/ungqr: the first columns of the orthogonal matrix.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> # one reflector I - tau v v^T, with v = [1, a[1, 0]] = [1, 1] and tau = 1
+      >>> householder_product(jnp.array([[0.], [1.]]), jnp.array([1.]))
+      Array([[ 0.],
+             [-1.]], dtype=float32)
+  """
   return householder_product_p.bind(_as_array(a), _as_array(taus))
 
 

@@ -131,7 +131,7 @@ def pmean(x, axis_name, *, axis_index_groups=None):
   return _map(lambda v: v / n, total)
 
 
-def _extremum(prim, doc: str):
+def _extremum(prim, doc: str, example_result: str):
   def f(x, axis_name, *, axis_index_groups=None):
     axes = coll.as_names(axis_name)
     groups = _groups(axis_index_groups, axes)
@@ -139,12 +139,18 @@ def _extremum(prim, doc: str):
     return _map(lambda v: prim.bind(v, axes=axes, axis_index_groups=groups), x)
   f.__name__ = f.__qualname__ = prim.name
   f.__doc__ = (f"{doc} of ``x`` over the lanes of ``axis_name`` (names, and ints for "
-               "positional axes), on every lane. Not differentiable, as in JAX.")
+               "positional axes), on every lane. Not differentiable, as in JAX.\n\n"
+               "  Example:\n"
+               "      >>> import ember, ember.numpy as jnp\n"
+               "      >>> from ember import lax\n"
+               f"      >>> ember.vmap(lambda x: lax.{prim.name}(x, 'i'), axis_name='i')("
+               "jnp.array([1, 3, 2]))\n"
+               f"      {example_result}\n  ")
   return f
 
 
-pmax = _extremum(pmax_p, "Maximum")
-pmin = _extremum(pmin_p, "Minimum")
+pmax = _extremum(pmax_p, "Maximum", "Array([3, 3, 3], dtype=int32)")
+pmin = _extremum(pmin_p, "Minimum", "Array([1, 1, 1], dtype=int32)")
 
 
 # --- gathering and scattering ------------------------------------------------------------------

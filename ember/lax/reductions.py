@@ -18,6 +18,7 @@ from typing import Sequence
 from ember import dtypes
 from ember.core import errors
 from ember.core.trace import Tracer, get_aval
+from ember.lax.elementwise import _example
 from ember.primitives import linalg, reductions as red, sorting
 from ember.primitives.linalg import DotAlgorithmPreset, Precision
 
@@ -76,23 +77,29 @@ def reduce_sum(operand, axes: Sequence[int], *, out_sharding=None):
   return red.reduce_sum_p.bind(operand, axes=_ints(axes), out_sharding=None)
 
 
-def _reducer(prim, doc: str):
+def _reducer(prim, doc: str, example_args: str, example_result: str):
   def f(operand, axes: Sequence[int]):
     return prim.bind(operand, axes=_ints(axes))
   f.__name__ = f.__qualname__ = prim.name
   f.__doc__ = (f"{doc} of ``operand`` over ``axes`` (a sequence of distinct non-negative "
-               "ints); an empty reduction gives the identity.")
+               "ints); an empty reduction gives the identity."
+               + _example(prim.name, example_args, example_result))
   return f
 
 
-reduce_prod = _reducer(red.reduce_prod_p, "Product")
+_INTS = "jnp.array([[1, 2], [3, 4]]), (1,)"
+_BOOLS = "jnp.array([[True, False], [True, True]]), (1,)"
+reduce_prod = _reducer(red.reduce_prod_p, "Product", _INTS, "Array([ 2, 12], dtype=int32)")
 reduce_max = _reducer(red.reduce_max_p, "Maximum (NaN propagates; -inf or the smallest int when "
-                      "empty)")
+                      "empty)", _INTS, "Array([2, 4], dtype=int32)")
 reduce_min = _reducer(red.reduce_min_p, "Minimum (NaN propagates; +inf or the largest int when "
-                      "empty)")
-reduce_and = _reducer(red.reduce_and_p, "Logical/bitwise AND (bool or integer dtypes)")
-reduce_or = _reducer(red.reduce_or_p, "Logical/bitwise OR (bool or integer dtypes)")
-reduce_xor = _reducer(red.reduce_xor_p, "Logical/bitwise XOR (bool or integer dtypes)")
+                      "empty)", _INTS, "Array([1, 3], dtype=int32)")
+reduce_and = _reducer(red.reduce_and_p, "Logical/bitwise AND (bool or integer dtypes)", _BOOLS,
+                      "Array([False,  True], dtype=bool)")
+reduce_or = _reducer(red.reduce_or_p, "Logical/bitwise OR (bool or integer dtypes)", _BOOLS,
+                     "Array([ True,  True], dtype=bool)")
+reduce_xor = _reducer(red.reduce_xor_p, "Logical/bitwise XOR (bool or integer dtypes)", _BOOLS,
+                      "Array([ True, False], dtype=bool)")
 
 
 # --- argmax / argmin --------------------------------------------------------------------------
@@ -124,27 +131,22 @@ def argmin(operand, axis: int, index_dtype):
 
 # --- cumulative reductions --------------------------------------------------------------------
 
-def _cumulative(prim, doc: str):
+def _cumulative(prim, doc: str, example_result: str):
   def f(operand, axis: int = 0, reverse: bool = False):
     return prim.bind(operand, axis=operator.index(axis), reverse=bool(reverse))
   f.__name__ = f.__qualname__ = prim.name
   f.__doc__ = (f"Inclusive cumulative {doc} along ``axis`` (non-negative, as in JAX), from the "
-               "end when ``reverse``.")
+               "end when ``reverse``." + _example(prim.name, "jnp.array([1., 3., 2.])",
+                                                   example_result))
   return f
 
 
-cumsum = _cumulative(red.cumsum_p, "sum")
-cumprod = _cumulative(red.cumprod_p, "product")
-cummax = _cumulative(red.cummax_p, "maximum")
-cummin = _cumulative(red.cummin_p, "minimum")
-cumlogsumexp = _cumulative(red.cumlogsumexp_p, "log-sum-exp")
-cumsum.__doc__ += """
-
-Example:
-    >>> import numpy as np
-    >>> cumsum(np.array([1, 2, 3], np.int32), reverse=True)
-    Array([6, 5, 3], dtype=int32)
-"""
+cumsum = _cumulative(red.cumsum_p, "sum", "Array([1., 4., 6.], dtype=float32)")
+cumprod = _cumulative(red.cumprod_p, "product", "Array([1., 3., 6.], dtype=float32)")
+cummax = _cumulative(red.cummax_p, "maximum", "Array([1., 3., 3.], dtype=float32)")
+cummin = _cumulative(red.cummin_p, "minimum", "Array([1., 1., 1.], dtype=float32)")
+cumlogsumexp = _cumulative(red.cumlogsumexp_p, "log-sum-exp",
+                           "Array([1.       , 3.126928 , 3.4076061], dtype=float32)")
 
 
 # --- sorting ----------------------------------------------------------------------------------

@@ -161,7 +161,12 @@ def broadcast(operand, sizes, *, out_sharding=None):
 
 
 def broadcast_to_rank(x, rank: int):
-  """Add leading size-1 dimensions to ``x`` until it has rank ``rank``."""
+  """Add leading size-1 dimensions to ``x`` until it has rank ``rank``.
+
+  Example:
+      >>> broadcast_to_rank(np.arange(3, dtype=np.int32), 2)
+      Array([[0, 1, 2]], dtype=int32)
+  """
   ndim = _aval(x).ndim
   if ndim == rank:
     return _to_array(x)
@@ -469,7 +474,14 @@ def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indic
 
 def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,
                                 allow_negative_indices: bool = True):
-  """``dynamic_update_slice`` at ``start_index`` along ``axis`` (0 along the others)."""
+  """``dynamic_update_slice`` at ``start_index`` along ``axis`` (0 along the others).
+
+  Example:
+      >>> dynamic_update_slice_in_dim(np.zeros((2, 3), np.int32), np.ones((2, 1), np.int32),
+      ...                             2, axis=1)
+      Array([[0, 0, 1],
+             [0, 0, 1]], dtype=int32)
+  """
   axis = operator.index(axis)
   starts = [_zero_like_index(start_index)] * _aval(operand).ndim
   starts[axis] = start_index
@@ -481,7 +493,13 @@ def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,
 def dynamic_update_index_in_dim(operand, update, index, axis: int, *,
                                 allow_negative_indices: bool = True):
   """Replace the ``index``-th entry of ``operand`` along ``axis`` by ``update`` (which may
-  lack that axis)."""
+  lack that axis).
+
+  Example:
+      >>> dynamic_update_index_in_dim(np.zeros((2, 3), np.int32), np.ones(3, np.int32), 1, 0)
+      Array([[0, 0, 0],
+             [1, 1, 1]], dtype=int32)
+  """
   axis = operator.index(axis)
   if _aval(update).ndim != _aval(operand).ndim:
     update = expand_dims(update, (axis,))
@@ -669,7 +687,7 @@ def _scatter(prim, operand, indices, updates, dimension_numbers, indices_are_sor
                    unique_indices=bool(unique_indices), mode=GatherScatterMode.from_any(mode))
 
 
-def _combining_scatter(prim, doc: str):
+def _combining_scatter(prim, doc: str, example_result: str):
   def f(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
         unique_indices=False, mode=None):
     jaxpr, consts = ix.combiner_jaxpr(prim.name, _aval(operand).dtype)
@@ -678,7 +696,14 @@ def _combining_scatter(prim, doc: str):
   f.__name__ = f.__qualname__ = prim.name.replace("-", "_")
   f.__doc__ = (f"XLA's scatter combining with {doc}: each ``updates`` window is {doc}-ed "
                "into ``operand`` at its index vector; out-of-bounds windows are dropped unless "
-               "``mode='clip'``.")
+               "``mode='clip'``.\n\n"
+               "  Example (index 0 is hit twice):\n"
+               "      >>> dn = ScatterDimensionNumbers(update_window_dims=(),\n"
+               "      ...     inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))\n"
+               "      >>> x = np.array([1, 2, 3], np.int32)\n"
+               f"      >>> {f.__name__}(x, np.array([[0], [2], [0]]), "
+               "np.array([4, 5, -1], np.int32), dn)\n"
+               f"      {example_result}\n  ")
   return f
 
 
@@ -697,17 +722,25 @@ def scatter(operand, scatter_indices, updates, dimension_numbers, *, indices_are
                   indices_are_sorted, unique_indices, mode)
 
 
-scatter_add = _combining_scatter(ix.scatter_add_p, "add")
-scatter_sub = _combining_scatter(ix.scatter_sub_p, "sub")
-scatter_mul = _combining_scatter(ix.scatter_mul_p, "mul")
-scatter_min = _combining_scatter(ix.scatter_min_p, "min")
-scatter_max = _combining_scatter(ix.scatter_max_p, "max")
+scatter_add = _combining_scatter(ix.scatter_add_p, "add", "Array([4, 2, 8], dtype=int32)")
+scatter_sub = _combining_scatter(ix.scatter_sub_p, "sub", "Array([-2,  2, -2], dtype=int32)")
+scatter_mul = _combining_scatter(ix.scatter_mul_p, "mul", "Array([-4,  2, 15], dtype=int32)")
+scatter_min = _combining_scatter(ix.scatter_min_p, "min", "Array([-1,  2,  3], dtype=int32)")
+scatter_max = _combining_scatter(ix.scatter_max_p, "max", "Array([4, 2, 5], dtype=int32)")
 
 
 def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers, *,
                   update_shape=(), indices_are_sorted=False, unique_indices=False, mode=None):
   """Apply the scalar function ``func`` to the windows of ``operand`` named by
-  ``scatter_indices`` (each window of shape ``update_shape``)."""
+  ``scatter_indices`` (each window of shape ``update_shape``).
+
+  Example:
+      >>> dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+      ...                              scatter_dims_to_operand_dims=(0,))
+      >>> scatter_apply(np.array([1, 2, 3], np.int32), np.array([[1], [2]]), lambda v: -v, dn,
+      ...               update_shape=(2,))
+      Array([ 1, -2, -3], dtype=int32)
+  """
   dt = _aval(operand).dtype
   unused = full(update_shape, 0, dt)
   jaxpr, consts = ix.reduction_jaxpr(lambda x, _: func(x), ShapedArray((), dt))

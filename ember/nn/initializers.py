@@ -31,7 +31,15 @@ __all__ = [
 
 
 class Initializer(Protocol):
-  """The type of an initializer: ``init(key, shape, dtype=None) -> Array``."""
+  """The type of an initializer: ``init(key, shape, dtype=None) -> Array``.
+
+  Example:
+      >>> import ember
+      >>> from ember.nn import initializers
+      >>> init: initializers.Initializer = initializers.constant(0.5)
+      >>> init(ember.random.key(0), (2,))
+      Array([0.5, 0.5], dtype=float32)
+  """
 
   def __call__(self, key, shape, dtype=None, out_sharding=None):
     ...
@@ -234,22 +242,33 @@ def variance_scaling(scale, mode: str, distribution: str, in_axis=-2, out_axis=-
   return init
 
 
-def _variance_scaling_preset(name: str, scale: float, mode: str, distribution: str):
+def _variance_scaling_preset(name: str, scale: float, mode: str, distribution: str,
+                             example_output: str):
   def builder(in_axis=-2, out_axis=-1, batch_axis=(), dtype=None) -> Initializer:
     return variance_scaling(scale, mode, distribution, in_axis=in_axis, out_axis=out_axis,
                             batch_axis=batch_axis, dtype=dtype)
   builder.__name__ = builder.__qualname__ = name
   builder.__doc__ = (f"``variance_scaling({scale}, {mode!r}, {distribution!r})`` with the given "
-                     "axes and default dtype.")
+                     "axes and default dtype.\n\nExample:\n"
+                     "    >>> import ember\n"
+                     "    >>> from ember.nn import initializers\n"
+                     f"    >>> initializers.{name}()(ember.random.key(0), (1, 2))\n"
+                     f"    {example_output}\n")
   return builder
 
 
-glorot_uniform = _variance_scaling_preset("glorot_uniform", 1.0, "fan_avg", "uniform")
-glorot_normal = _variance_scaling_preset("glorot_normal", 1.0, "fan_avg", "truncated_normal")
-lecun_uniform = _variance_scaling_preset("lecun_uniform", 1.0, "fan_in", "uniform")
-lecun_normal = _variance_scaling_preset("lecun_normal", 1.0, "fan_in", "truncated_normal")
-he_uniform = _variance_scaling_preset("he_uniform", 2.0, "fan_in", "uniform")
-he_normal = _variance_scaling_preset("he_normal", 2.0, "fan_in", "truncated_normal")
+glorot_uniform = _variance_scaling_preset("glorot_uniform", 1.0, "fan_avg", "uniform",
+                                          "Array([[1.2661935, 1.3536283]], dtype=float32)")
+glorot_normal = _variance_scaling_preset("glorot_normal", 1.0, "fan_avg", "truncated_normal",
+                                         "Array([[1.3514677, 1.5916845]], dtype=float32)")
+lecun_uniform = _variance_scaling_preset("lecun_uniform", 1.0, "fan_in", "uniform",
+                                         "Array([[1.550764 , 1.6578493]], dtype=float32)")
+lecun_normal = _variance_scaling_preset("lecun_normal", 1.0, "fan_in", "truncated_normal",
+                                        "Array([[1.6552032, 1.9494075]], dtype=float32)")
+he_uniform = _variance_scaling_preset("he_uniform", 2.0, "fan_in", "uniform",
+                                      "Array([[2.1931117, 2.344553 ]], dtype=float32)")
+he_normal = _variance_scaling_preset("he_normal", 2.0, "fan_in", "truncated_normal",
+                                     "Array([[2.3408108, 2.7568781]], dtype=float32)")
 xavier_uniform, xavier_normal = glorot_uniform, glorot_normal
 kaiming_uniform, kaiming_normal = he_uniform, he_normal
 

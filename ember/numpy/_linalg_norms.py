@@ -327,25 +327,52 @@ def _chain_order(dims):
 # --- array-API spellings ---------------------------------------------------------------------
 
 def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
-  """``jnp.matmul``. Example: ``jnp.linalg.matmul(a, b)``."""
+  """``jnp.matmul``: the matrix product (stacked over leading axes).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.matmul(jnp.array([[1., 2.], [3., 4.]]), jnp.array([1., 1.]))
+      Array([3., 7.], dtype=float32)
+  """
   return jnp.matmul(x1, x2, precision=precision,
                        preferred_element_type=preferred_element_type)
 
 
 def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):
-  """``jnp.vecdot``: the conjugated dot product along ``axis``."""
+  """``jnp.vecdot``: the conjugated dot product along ``axis``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.vecdot(jnp.array([1j, 2.]), jnp.array([1j, 4.]))
+      Array(9.+0.j, dtype=complex64)
+  """
   return jnp.vecdot(x1, x2, axis=axis, precision=precision,
                        preferred_element_type=preferred_element_type)
 
 
 def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
-  """``jnp.tensordot``, with ``axes`` keyword-only."""
+  """``jnp.tensordot``, with ``axes`` keyword-only.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.tensordot(jnp.ones((2, 3)), jnp.ones((3, 2)), axes=1)
+      Array([[3., 3.],
+             [3., 3.]], dtype=float32)
+  """
   return jnp.tensordot(x1, x2, axes, precision=precision,
                           preferred_element_type=preferred_element_type)
 
 
 def matrix_transpose(x, /):
-  """The transpose of the last two axes."""
+  """The transpose of the last two axes.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.matrix_transpose(jnp.array([[1, 2, 3]]))
+      Array([[1],
+             [2],
+             [3]], dtype=int32)
+  """
   return jnp.matrix_transpose(x)
 
 

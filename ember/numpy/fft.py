@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import operator
+import textwrap
 
 import numpy as np
 
@@ -153,46 +154,83 @@ def _axes_2d(func_name: str, axes):
   return axes
 
 
-def _one_d(name: str, fft_type: FftType, doc: str):
+def _document(f, name: str, doc: str, example: str):
+  """Name the generated transform and give it ``doc`` and a doctest of ``example``."""
+  f.__name__ = f.__qualname__ = name
+  f.__doc__ = (f"{doc}\n\nExample:\n    >>> import ember.numpy as jnp\n"
+               + textwrap.indent(example, "    "))
+  return f
+
+
+def _one_d(name: str, fft_type: FftType, doc: str, example: str):
   def f(a, n=None, axis: int = -1, norm=None):
     s = None if n is None else (n,)
     return _fft_core(name, fft_type, a, s, _axis_1d(name, axis), norm)
-  f.__name__ = f.__qualname__ = name
-  f.__doc__ = doc
-  return f
+  return _document(f, name, doc, example)
 
 
-def _two_d(name: str, fft_type: FftType, doc: str):
+def _two_d(name: str, fft_type: FftType, doc: str, example: str):
   def f(a, s=None, axes=(-2, -1), norm=None):
     return _fft_core(name, fft_type, a, s, _axes_2d(name, axes), norm)
-  f.__name__ = f.__qualname__ = name
-  f.__doc__ = doc
-  return f
+  return _document(f, name, doc, example)
 
 
-def _n_d(name: str, fft_type: FftType, doc: str):
+def _n_d(name: str, fft_type: FftType, doc: str, example: str):
   def f(a, s=None, axes=None, norm=None):
     return _fft_core(name, fft_type, a, s, axes, norm)
-  f.__name__ = f.__qualname__ = name
-  f.__doc__ = doc
-  return f
+  return _document(f, name, doc, example)
 
 
-fft = _one_d("fft", FftType.FFT, "The 1-D discrete Fourier transform along ``axis``.")
-ifft = _one_d("ifft", FftType.IFFT, "The inverse of ``fft``.")
+_SPECTRUM_2D = """\
+Array([[10.+0.j, -2.+0.j],
+       [-4.+0.j,  0.+0.j]], dtype=complex64)
+"""
+fft = _one_d("fft", FftType.FFT, "The 1-D discrete Fourier transform along ``axis``.", """\
+>>> jnp.fft.fft(jnp.array([1., 2., 0., 1.]))
+Array([ 4.+0.j,  1.-1.j, -2.+0.j,  1.+1.j], dtype=complex64)
+""")
+ifft = _one_d("ifft", FftType.IFFT, "The inverse of ``fft``.", """\
+>>> jnp.fft.ifft(jnp.array([4.+0.j, 1.-1.j, -2.+0.j, 1.+1.j]))
+Array([1.+0.j, 2.+0.j, 0.+0.j, 1.+0.j], dtype=complex64)
+""")
 rfft = _one_d("rfft", FftType.RFFT, "``fft`` of a real input: the n // 2 + 1 non-negative "
-              "frequencies.")
+              "frequencies.", """\
+>>> jnp.fft.rfft(jnp.array([1., 2., 0., 1.]))
+Array([ 4.+0.j,  1.-1.j, -2.+0.j], dtype=complex64)
+""")
 irfft = _one_d("irfft", FftType.IRFFT, "The inverse of ``rfft`` (a real output of length n, "
-               "by default 2 * (m - 1) for m input frequencies).")
-fft2 = _two_d("fft2", FftType.FFT, "The 2-D discrete Fourier transform over ``axes``.")
-ifft2 = _two_d("ifft2", FftType.IFFT, "The inverse of ``fft2``.")
-rfft2 = _two_d("rfft2", FftType.RFFT, "``fft2`` of a real input (half of the last axis).")
-irfft2 = _two_d("irfft2", FftType.IRFFT, "The inverse of ``rfft2``.")
+               "by default 2 * (m - 1) for m input frequencies).", """\
+>>> jnp.fft.irfft(jnp.array([4.+0.j, 1.-1.j, -2.+0.j]))
+Array([1., 2., 0., 1.], dtype=float32)
+""")
+fft2 = _two_d("fft2", FftType.FFT, "The 2-D discrete Fourier transform over ``axes``.",
+              ">>> jnp.fft.fft2(jnp.array([[1., 2.], [3., 4.]]))\n" + _SPECTRUM_2D)
+ifft2 = _two_d("ifft2", FftType.IFFT, "The inverse of ``fft2``.", """\
+>>> jnp.fft.ifft2(jnp.array([[10., -2.], [-4., 0.]]))
+Array([[1.+0.j, 2.+0.j],
+       [3.+0.j, 4.+0.j]], dtype=complex64)
+""")
+rfft2 = _two_d("rfft2", FftType.RFFT, "``fft2`` of a real input (half of the last axis).",
+               ">>> jnp.fft.rfft2(jnp.array([[1., 2.], [3., 4.]]))\n" + _SPECTRUM_2D)
+irfft2 = _two_d("irfft2", FftType.IRFFT, "The inverse of ``rfft2``.", """\
+>>> jnp.fft.irfft2(jnp.array([[10., -2.], [-4., 0.]]), s=(2, 2))
+Array([[1., 2.],
+       [3., 4.]], dtype=float32)
+""")
 fftn = _n_d("fftn", FftType.FFT, "The N-D discrete Fourier transform over ``axes`` (all by "
-            "default, or the last len(s)).")
-ifftn = _n_d("ifftn", FftType.IFFT, "The inverse of ``fftn``.")
-rfftn = _n_d("rfftn", FftType.RFFT, "``fftn`` of a real input (half of the last axis).")
-irfftn = _n_d("irfftn", FftType.IRFFT, "The inverse of ``rfftn``.")
+            "default, or the last len(s)).",
+            ">>> jnp.fft.fftn(jnp.array([[1., 2.], [3., 4.]]))\n" + _SPECTRUM_2D)
+ifftn = _n_d("ifftn", FftType.IFFT, "The inverse of ``fftn``.", """\
+>>> jnp.fft.ifftn(jnp.array([4.+0.j, 1.-1.j, -2.+0.j, 1.+1.j]))
+Array([1.+0.j, 2.+0.j, 0.+0.j, 1.+0.j], dtype=complex64)
+""")
+rfftn = _n_d("rfftn", FftType.RFFT, "``fftn`` of a real input (half of the last axis).",
+             ">>> jnp.fft.rfftn(jnp.array([[1., 2.], [3., 4.]]))\n" + _SPECTRUM_2D)
+irfftn = _n_d("irfftn", FftType.IRFFT, "The inverse of ``rfftn``.", """\
+>>> jnp.fft.irfftn(jnp.array([[10., -2.], [-4., 0.]]), s=(2, 2))
+Array([[1., 2.],
+       [3., 4.]], dtype=float32)
+""")
 
 
 def hfft(a, n=None, axis: int = -1, norm=None):

@@ -35,26 +35,62 @@ __all__ = ["EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", 
 
 
 class EighResult(NamedTuple):
+  """What ``eigh`` returns: the eigenvalues (ascending) and the eigenvectors (columns).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.eigh(jnp.array([[2., 0.], [0., 3.]])).eigenvalues
+      Array([2., 3.], dtype=float32)
+  """
   eigenvalues: object
   eigenvectors: object
 
 
 class EigResult(NamedTuple):
+  """What ``eig`` returns: the (complex) eigenvalues and right eigenvectors (columns).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.eig(jnp.array([[2., 0.], [0., 3.]])).eigenvalues
+      Array([2.+0.j, 3.+0.j], dtype=complex64)
+  """
   eigenvalues: object
   eigenvectors: object
 
 
 class QRResult(NamedTuple):
+  """What ``qr`` returns: the orthonormal ``Q`` and the upper-triangular ``R``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.qr(jnp.array([[2., 0.], [0., 3.]])).R
+      Array([[2., 0.],
+             [0., 3.]], dtype=float32)
+  """
   Q: object
   R: object
 
 
 class SlogdetResult(NamedTuple):
+  """What ``slogdet`` returns: the sign of the determinant and the log of its absolute value.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.slogdet(jnp.array([[2., 0.], [0., -3.]]))
+      SlogdetResult(sign=Array(-1., dtype=float32), logabsdet=Array(1.7917595, dtype=float32))
+  """
   sign: object
   logabsdet: object
 
 
 class SVDResult(NamedTuple):
+  """What ``svd`` returns: ``U``, the singular values ``S`` (descending) and ``Vh``.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.linalg.svd(jnp.array([[2., 0.], [0., 3.]])).S
+      Array([3., 2.], dtype=float32)
+  """
   U: object
   S: object
   Vh: object

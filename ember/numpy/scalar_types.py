@@ -57,7 +57,13 @@ def _make_scalar_type(np_type, name: str | None = None) -> type:
   dt = np.dtype(np_type)
   name = name or dt.name
   doc = (f"A constructor of {dt.name} ember arrays (``{name}(x)`` is "
-         f"``asarray(x, dtype={dt.name})``); also usable as a dtype.")
+         f"``asarray(x, dtype={dt.name})``); also usable as a dtype.\n\n"
+         "Example:\n"
+         "    >>> import numpy as np, ember.numpy as jnp\n"
+         f"    >>> np.dtype(jnp.{name})\n"
+         f"    {dt!r}\n"
+         "    >>> jnp.int8([1, 2])  # every scalar type constructs arrays this way\n"
+         "    Array([1, 2], dtype=int8)\n")
   cls = _ScalarMeta(name, (object,), {"dtype": dt, "__doc__": doc,
                                       "__module__": "ember.numpy"})
   return cls

@@ -30,7 +30,12 @@ __all__ = ["FftType"]
 
 
 class FftType(enum.IntEnum):
-  """The kind of transform (printed as its number in jaxprs, as in JAX)."""
+  """The kind of transform (printed as its number in jaxprs, as in JAX).
+
+  Example:
+      >>> FftType(3)
+      <FftType.IRFFT: 3>
+  """
   FFT = 0
   IFFT = 1
   RFFT = 2

@@ -44,6 +44,16 @@ class GatherDimensionNumbers(NamedTuple):
   dimensions of slice size 1 dropped from the output; ``start_index_map``: which operand
   dimension each component of an index vector indexes; the batching pairs name operand and
   index dimensions gathered in lockstep.
+
+  Example (gather whole rows):
+      >>> import numpy as np
+      >>> from ember import lax
+      >>> dn = GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,),
+      ...                             start_index_map=(0,))
+      >>> x = np.arange(6, dtype=np.int32).reshape(3, 2)
+      >>> lax.gather(x, np.array([[2], [0]]), dn, slice_sizes=(1, 2))
+      Array([[4, 5],
+             [0, 1]], dtype=int32)
   """
   offset_dims: tuple[int, ...]
   collapsed_slice_dims: tuple[int, ...]
@@ -58,6 +68,17 @@ class ScatterDimensionNumbers(NamedTuple):
   ``update_window_dims``: dimensions of ``updates`` inside a window; ``inserted_window_dims``:
   operand dimensions of window size 1 absent from ``updates``;
   ``scatter_dims_to_operand_dims``: which operand dimension each index component indexes.
+
+  Example (write a whole row):
+      >>> import numpy as np
+      >>> from ember import lax
+      >>> dn = ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+      ...                              scatter_dims_to_operand_dims=(0,))
+      >>> lax.scatter(np.zeros((3, 2), np.int32), np.array([[2]]), np.array([[7, 8]], np.int32),
+      ...             dn)
+      Array([[0, 0],
+             [0, 0],
+             [7, 8]], dtype=int32)
   """
   update_window_dims: tuple[int, ...]
   inserted_window_dims: tuple[int, ...]
@@ -73,6 +94,17 @@ class GatherScatterMode(enum.Enum):
   that is partly out of bounds is all ``fill_value``; such a scattered window is skipped.
   PROMISE_IN_BOUNDS: the caller promises in-bounds indices (XLA then clamps gathers and drops
   scatters). ONE_HOT: not supported by gather or scatter lowering.
+
+  Example (index 5 is out of bounds):
+      >>> import numpy as np
+      >>> from ember import lax
+      >>> dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+      ...                                 start_index_map=(0,))
+      >>> x, i = np.arange(4, dtype=np.int32), np.array([[3], [5]])
+      >>> lax.gather(x, i, dn, (1,), mode=GatherScatterMode.CLIP)
+      Array([3, 3], dtype=int32)
+      >>> lax.gather(x, i, dn, (1,), mode=GatherScatterMode.FILL_OR_DROP, fill_value=-1)
+      Array([ 3, -1], dtype=int32)
   """
   CLIP = enum.auto()
   FILL_OR_DROP = enum.auto()

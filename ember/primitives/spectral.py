@@ -30,14 +30,31 @@ _I32 = np.dtype(np.int32)
 
 
 class EighImplementation(enum.Enum):
-  """Algorithms for ``eigh``; on CPU every one runs LAPACK's syevd/heevd."""
+  """Algorithms for ``eigh``; on CPU every one runs LAPACK's syevd/heevd.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.lax import linalg
+      >>> x = jnp.array([[2., 1.], [1., 2.]])
+      >>> linalg.eigh(x, implementation=linalg.EighImplementation.QR)[1]
+      Array([1., 3.], dtype=float32)
+  """
   QR = "qr"
   JACOBI = "jacobi"
   QDWH = "qdwh"
 
 
 class EigImplementation(enum.Enum):
-  """Algorithms for ``eig``; on CPU ``LAPACK`` (geev) is the one available."""
+  """Algorithms for ``eig``; on CPU ``LAPACK`` (geev) is the one available.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.lax import linalg
+      >>> linalg.eig(jnp.array([[2., 0.], [0., 3.]]), compute_left_eigenvectors=False,
+      ...            compute_right_eigenvectors=False,
+      ...            implementation=linalg.EigImplementation.LAPACK)
+      [Array([2.+0.j, 3.+0.j], dtype=complex64)]
+  """
   LAPACK = "lapack"
   MAGMA = "magma"
   CUSOLVER = "cusolver"
@@ -45,7 +62,15 @@ class EigImplementation(enum.Enum):
 
 class SvdAlgorithm(enum.Enum):
   """SVD algorithms: on CPU ``DEFAULT`` is LAPACK's divide and conquer (gesdd) and ``QR`` its
-  QR iteration (gesvd); the others are not available."""
+  QR iteration (gesvd); the others are not available.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.lax import linalg
+      >>> x = jnp.array([[3., 0.], [0., 4.]])
+      >>> linalg.svd(x, compute_uv=False, algorithm=linalg.SvdAlgorithm.QR)
+      Array([4., 3.], dtype=float32)
+  """
   DEFAULT = "default"
   QR = "QR"
   JACOBI = "Jacobi"

@@ -144,7 +144,13 @@ def rademacher_sample(key, *, shape, dtype):
 
 
 def rademacher(key, shape=(), dtype=None):
-  """-1 or 1 with equal probability."""
+  """-1 or 1 with equal probability.
+
+  Example:
+      >>> import ember
+      >>> rademacher(ember.random.PRNGKey(42), (4,))
+      Array([ 1, -1, -1, -1], dtype=int32)
+  """
   data, _ = check_key("rademacher", key)
   shape = canonicalize_shape(shape, "rademacher")
   return jitted(rademacher_sample, shape=shape, dtype=_int_dtype("rademacher", dtype))(data)
@@ -162,7 +168,13 @@ def _geometric(key, p, *, shape, dtype):
 
 
 def geometric(key, p, shape=None, dtype=None):
-  """The number of Bernoulli(p) trials up to the first success (at least 1)."""
+  """The number of Bernoulli(p) trials up to the first success (at least 1).
+
+  Example:
+      >>> import ember
+      >>> geometric(ember.random.PRNGKey(42), 0.5, (4,))
+      Array([2, 1, 1, 1], dtype=int32)
+  """
   data, _ = check_key("geometric", key)
   dtype = _int_dtype("geometric", dtype)
   if not dtypes.is_integer(dtype):
@@ -337,7 +349,13 @@ def _double_sided_maxwell(key, loc, scale, *, shape, dtype):
 
 def double_sided_maxwell(key, loc, scale, shape=(), dtype=None):
   """A Maxwell sample with a random sign, scaled by ``scale`` and shifted by ``loc``; the shape
-  is ``shape`` followed by the broadcast shape of ``loc`` and ``scale``."""
+  is ``shape`` followed by the broadcast shape of ``loc`` and ``scale``.
+
+  Example:
+      >>> import ember
+      >>> double_sided_maxwell(ember.random.PRNGKey(42), 0.0, 1.0, (3,))
+      Array([-1.3810217, -0.675689 ,  2.2220213], dtype=float32)
+  """
   data, shape, dtype = float_args("double_sided_maxwell", key, shape, dtype)
   check_arraylike("double_sided_maxwell", loc, scale)
   shape = shape + jnp.broadcast_shapes(np.shape(loc), np.shape(scale))

@@ -139,7 +139,13 @@ def gamma(key, a, shape=None, dtype=None):
 
 
 def loggamma(key, a, shape=None, dtype=None):
-  """Logs of Gamma(a) samples, accurate where the samples themselves underflow (small ``a``)."""
+  """Logs of Gamma(a) samples, accurate where the samples themselves underflow (small ``a``).
+
+  Example:
+      >>> import ember
+      >>> loggamma(ember.random.PRNGKey(42), 2.0, (3,))
+      Array([1.3008772, 0.0883638, 1.2532883], dtype=float32)
+  """
   data, shape, dtype = _gamma_args("loggamma", key, a, shape, dtype)
   return jitted(gamma_sample, shape=shape, dtype=dtype, log_space=True)(data, a)
 
@@ -177,7 +183,13 @@ def _dirichlet(key, alpha, *, shape, dtype):
 
 
 def dirichlet(key, alpha, shape=None, dtype=None):
-  """Dirichlet samples: the softmax of loggamma samples along alpha's last axis."""
+  """Dirichlet samples: the softmax of loggamma samples along alpha's last axis.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> dirichlet(ember.random.PRNGKey(42), jnp.array([1., 2., 3.]))
+      Array([0.26473245, 0.1347997 , 0.60046774], dtype=float32)
+  """
   data, _ = check_key("dirichlet", key)
   dtype = float_dtype("dirichlet", dtype)
   alpha_shape = np.shape(alpha)
@@ -195,7 +207,13 @@ def _chisquare(key, df, *, shape, dtype):
 
 
 def chisquare(key, df, shape=None, dtype=None):
-  """Chi-square samples with ``df`` degrees of freedom: ``2 * Gamma(df / 2)``."""
+  """Chi-square samples with ``df`` degrees of freedom: ``2 * Gamma(df / 2)``.
+
+  Example:
+      >>> import ember
+      >>> chisquare(ember.random.PRNGKey(42), 2.0, (3,))
+      Array([4.2906604, 0.6631682, 4.0144925], dtype=float32)
+  """
   data, _ = check_key("chisquare", key)
   dtype = float_dtype("chisquare", dtype)
   shape = sample_shape("chisquare", shape, df)
@@ -211,7 +229,13 @@ def _t(key, df, *, shape, dtype):
 
 
 def t(key, df, shape=(), dtype=None):
-  """Student's t samples: ``n * sqrt(df / 2 / g)`` for n normal, g ~ Gamma(df / 2)."""
+  """Student's t samples: ``n * sqrt(df / 2 / g)`` for n normal, g ~ Gamma(df / 2).
+
+  Example:
+      >>> import ember
+      >>> t(ember.random.PRNGKey(42), 3.0, (3,))
+      Array([ 0.08987478, -1.7357467 ,  2.352019  ], dtype=float32)
+  """
   data, _ = check_key("t", key)
   dtype = float_dtype("t", dtype)
   shape = sample_shape("t", shape, df)
@@ -228,7 +252,13 @@ def _f(key, dfnum, dfden, *, shape, dtype):
 
 
 def f(key, dfnum, dfden, shape=(), dtype=None):
-  """F samples: the ratio of chi-squares over their degrees of freedom."""
+  """F samples: the ratio of chi-squares over their degrees of freedom.
+
+  Example:
+      >>> import ember
+      >>> f(ember.random.PRNGKey(42), 2.0, 5.0, (3,))
+      Array([0.6068869 , 0.07628862, 0.13752663], dtype=float32)
+  """
   data, _ = check_key("f", key)
   dtype = float_dtype("f", dtype)
   shape = sample_shape("f", shape, dfnum, dfden)
@@ -385,7 +415,13 @@ def _generalized_normal(key, inv_p, *, shape, dtype):
 
 def generalized_normal(key, p, shape=(), dtype=None):
   """Samples with density proportional to ``exp(-|x| ** p)``: a random sign times
-  ``Gamma(1 / p) ** (1 / p)``."""
+  ``Gamma(1 / p) ** (1 / p)``.
+
+  Example:
+      >>> import ember
+      >>> generalized_normal(ember.random.PRNGKey(42), 2.0, (3,))
+      Array([-0.7670091 , -0.22936897,  0.96897703], dtype=float32)
+  """
   data, _ = check_key("generalized_normal", key)
   dtype = float_dtype("generalized_normal", dtype)
   shape = sample_shape("generalized_normal", shape, p)
@@ -402,7 +438,13 @@ def _ball(key, p, inv_p, *, shape, dtype, d):
 
 
 def ball(key, d, p=2, shape=(), dtype=None):
-  """Samples uniform in the unit ``p``-norm ball of dimension ``d`` (shape ``shape + (d,)``)."""
+  """Samples uniform in the unit ``p``-norm ball of dimension ``d`` (shape ``shape + (d,)``).
+
+  Example:
+      >>> import ember
+      >>> ball(ember.random.PRNGKey(42), 2)
+      Array([0.3234561 , 0.06134896], dtype=float32)
+  """
   data, _ = check_key("ball", key)
   d = operator.index(d)
   dtype = float_dtype("ball", dtype)
@@ -420,7 +462,14 @@ def _orthogonal(key, *, shape, dtype, n, m):
 
 
 def orthogonal(key, n, shape=(), dtype=None, m=None):
-  """Haar-random ``n x m`` matrices with orthonormal columns (rows when ``n < m``)."""
+  """Haar-random ``n x m`` matrices with orthonormal columns (rows when ``n < m``).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> q = orthogonal(ember.random.PRNGKey(42), 3)
+      >>> q.shape, bool(jnp.allclose(q.T @ q, jnp.eye(3), atol=1e-6))
+      ((3, 3), True)
+  """
   data, _ = check_key("orthogonal", key)
   n = operator.index(n)
   m = n if m is None else operator.index(m)

@@ -520,7 +520,12 @@ def key(seed, *, impl=None, dtype=None) -> PRNGKeyArray:
 
 
 def key_dtype(impl_spec=None) -> KeyDType:
-  """The dtype of typed keys (``key<fry>``)."""
+  """The dtype of typed keys (``key<fry>``).
+
+  Example:
+      >>> key_dtype()
+      key<fry>
+  """
   _check_impl(impl_spec)
   return _KEY_DTYPE
 
@@ -541,20 +546,35 @@ def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
 
 
 def key_data(keys):
-  """The uint32 key data of typed keys; raw keys come back as they are."""
+  """The uint32 key data of typed keys; raw keys come back as they are.
+
+  Example:
+      >>> key_data(key(42))
+      Array([ 0, 42], dtype=uint32)
+  """
   data, _ = check_key("key_data", keys, single=False)
   return data
 
 
 def key_impl(keys) -> str:
-  """The name of the keys' PRNG implementation: ``'threefry2x32'``."""
+  """The name of the keys' PRNG implementation: ``'threefry2x32'``.
+
+  Example:
+      >>> key_impl(key(42))
+      'threefry2x32'
+  """
   check_key("key_impl", keys, single=False)
   return threefry_prng_impl.name
 
 
 def clone(key):
   """The key itself: ember's arrays are immutable, so no copy is needed (JAX's clone exists for
-  its experimental key reuse checks)."""
+  its experimental key reuse checks).
+
+  Example:
+      >>> clone(PRNGKey(42))
+      Array([ 0, 42], dtype=uint32)
+  """
   check_key("clone", key, single=False)
   return key
 

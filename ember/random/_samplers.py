@@ -205,7 +205,13 @@ def _laplace(key, *, shape, dtype):
 
 
 def laplace(key, shape=(), dtype=None):
-  """Laplace samples with scale 1: ``sign(u) * log1p(-|u|)`` for u uniform in (-1, 1)."""
+  """Laplace samples with scale 1: ``sign(u) * log1p(-|u|)`` for u uniform in (-1, 1).
+
+  Example:
+      >>> import ember
+      >>> laplace(ember.random.PRNGKey(42), (3,))
+      Array([ 0.02283965, -0.44565356, -0.2646729 ], dtype=float32)
+  """
   data, shape, dtype = float_args("laplace", key, shape, dtype)
   return jitted(_laplace, shape=shape, dtype=dtype)(data)
 
@@ -216,7 +222,13 @@ def _logistic(key, *, shape, dtype):
 
 
 def logistic(key, shape=(), dtype=None):
-  """Standard logistic samples: ``log(u) - log1p(-u)``."""
+  """Standard logistic samples: ``log(u) - log1p(-u)``.
+
+  Example:
+      >>> import ember
+      >>> logistic(ember.random.PRNGKey(42), (3,))
+      Array([-0.04516941,  0.7528398 ,  0.47375232], dtype=float32)
+  """
   data, shape, dtype = float_args("logistic", key, shape, dtype)
   return jitted(_logistic, shape=shape, dtype=dtype)(data)
 
@@ -245,7 +257,13 @@ def check_gumbel_mode(mode) -> str:
 
 def gumbel(key, shape=(), dtype=None, mode=None):
   """Standard Gumbel samples: ``-log(-log(u))``; ``mode='high'`` spends two uniforms per sample
-  for accuracy in the upper tail."""
+  for accuracy in the upper tail.
+
+  Example:
+      >>> import ember
+      >>> gumbel(ember.random.PRNGKey(42), (3,))
+      Array([0.3340934 , 0.95201945, 0.72553056], dtype=float32)
+  """
   data, shape, dtype = float_args("gumbel", key, shape, dtype)
   return jitted(gumbel_sample, shape=shape, dtype=dtype, mode=check_gumbel_mode(mode))(data)
 
@@ -256,7 +274,13 @@ def _cauchy(key, *, shape, dtype):
 
 
 def cauchy(key, shape=(), dtype=None):
-  """Standard Cauchy samples: ``tan(pi * (u - 1/2))``."""
+  """Standard Cauchy samples: ``tan(pi * (u - 1/2))``.
+
+  Example:
+      >>> import ember
+      >>> cauchy(ember.random.PRNGKey(42), (3,))
+      Array([-0.03548463,  0.6337261 ,  0.38244057], dtype=float32)
+  """
   data, shape, dtype = float_args("cauchy", key, shape, dtype)
   return jitted(_cauchy, shape=shape, dtype=dtype)(data)
 
@@ -268,7 +292,13 @@ def _rayleigh(key, scale, *, shape, dtype):
 
 
 def rayleigh(key, scale, shape=None, dtype=None):
-  """Rayleigh samples: ``scale * sqrt(-2 log u)``."""
+  """Rayleigh samples: ``scale * sqrt(-2 log u)``.
+
+  Example:
+      >>> import ember
+      >>> rayleigh(ember.random.PRNGKey(42), 1.0, (3,))
+      Array([1.1966511, 0.8785907, 0.9839387], dtype=float32)
+  """
   data, _ = check_key("rayleigh", key)
   dtype = float_dtype("rayleigh", dtype)
   shape = sample_shape("rayleigh", shape, scale)
@@ -283,7 +313,13 @@ def _weibull_min(key, scale, concentration, *, shape, dtype):
 
 
 def weibull_min(key, scale, concentration, shape=(), dtype=None):
-  """Weibull samples: ``scale * (-log1p(-u)) ** (1 / concentration)``."""
+  """Weibull samples: ``scale * (-log1p(-u)) ** (1 / concentration)``.
+
+  Example:
+      >>> import ember
+      >>> weibull_min(ember.random.PRNGKey(42), 1.0, 2.0, (3,))
+      Array([0.8190345, 1.0671461, 0.9786828], dtype=float32)
+  """
   data, shape, dtype = float_args("weibull_min", key, shape, dtype)
   return jitted(_weibull_min, shape=shape, dtype=dtype)(data, scale, concentration)
 
@@ -294,7 +330,13 @@ def _pareto(key, b, *, shape, dtype):
 
 
 def pareto(key, b, shape=None, dtype=None):
-  """Pareto samples with shape ``b`` (and scale 1): ``exp(e / b)`` for e exponential."""
+  """Pareto samples with shape ``b`` (and scale 1): ``exp(e / b)`` for e exponential.
+
+  Example:
+      >>> import ember
+      >>> pareto(ember.random.PRNGKey(42), 3.0, (3,))
+      Array([1.2505779, 1.4617002, 1.3761275], dtype=float32)
+  """
   data, _ = check_key("pareto", key)
   dtype = float_dtype("pareto", dtype)
   shape = sample_shape("pareto", shape, b)
@@ -338,7 +380,13 @@ _ONE = np.float32(1)  # JAX's default sigma
 
 
 def lognormal(key, sigma=_ONE, shape=None, dtype=None):
-  """Log-normal samples: ``exp(sigma * n)`` for n standard normal."""
+  """Log-normal samples: ``exp(sigma * n)`` for n standard normal.
+
+  Example:
+      >>> import ember
+      >>> lognormal(ember.random.PRNGKey(42), shape=(3,))
+      Array([0.9720922, 1.5954118, 1.3440709], dtype=float32)
+  """
   data, _ = check_key("lognormal", key)
   dtype = float_dtype("lognormal", dtype)
   shape = sample_shape("lognormal", shape, sigma)
@@ -351,7 +399,13 @@ def maxwell_sample(key, *, shape, dtype):
 
 
 def maxwell(key, shape=(), dtype=None):
-  """Maxwell samples: the norm of 3 independent standard normals."""
+  """Maxwell samples: the norm of 3 independent standard normals.
+
+  Example:
+      >>> import ember
+      >>> maxwell(ember.random.PRNGKey(42), (3,))
+      Array([0.5535825 , 0.29328507, 1.708603  ], dtype=float32)
+  """
   data, shape, dtype = float_args("maxwell", key, shape, dtype)
   return jitted(maxwell_sample, shape=shape, dtype=dtype)(data)
 
@@ -372,7 +426,13 @@ def _wald(key, mean, *, shape, dtype):
 
 
 def wald(key, mean, shape=None, dtype=None):
-  """Wald (inverse Gaussian) samples with the given mean and unit shape parameter."""
+  """Wald (inverse Gaussian) samples with the given mean and unit shape parameter.
+
+  Example:
+      >>> import ember
+      >>> wald(ember.random.PRNGKey(42), 1.0, (3,))
+      Array([1.0788625 , 1.61878   , 0.29691076], dtype=float32)
+  """
   data, _ = check_key("wald", key)
   dtype = float_dtype("wald", dtype)
   shape = sample_shape("wald", shape, mean)
@@ -391,7 +451,13 @@ def _triangular(key, left, mode, right, *, shape, dtype):
 
 
 def triangular(key, left, mode, right, shape=None, dtype=None):
-  """Triangular samples on ``[left, right]`` peaking at ``mode``, by the inverse CDF."""
+  """Triangular samples on ``[left, right]`` peaking at ``mode``, by the inverse CDF.
+
+  Example:
+      >>> import ember
+      >>> triangular(ember.random.PRNGKey(42), 0.0, 1.0, 4.0, (3,))
+      Array([1.5230088, 2.0397873, 1.8541338], dtype=float32)
+  """
   data, _ = check_key("triangular", key)
   dtype = float_dtype("triangular", dtype)
   shape = sample_shape("triangular", shape, left, mode, right)

@@ -137,6 +137,17 @@ class custom_jvp:
 
   ``f.defjvp(rule)`` with ``rule(primals, tangents) -> (primal_out, tangent_out)``;
   ``f.defjvps(*fns)`` with one ``fn(tangent_i, primal_out, *primals)`` per argument.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.custom_jvp
+      ... def f(x):
+      ...   return jnp.sin(x)
+      >>> @f.defjvp
+      ... def f_jvp(primals, tangents):
+      ...   return f(*primals), 2.0 * tangents[0]
+      >>> f(1.0), ember.grad(f)(1.0)
+      (Array(0.84147096, dtype=float32, weak_type=True), Array(2., dtype=float32, weak_type=True))
   """
 
   def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
@@ -254,7 +265,17 @@ custom_lin_p.def_rules(
 
 class custom_vjp:
   """A function with a user-defined vjp: ``f.defvjp(fwd, bwd)`` where ``fwd(*args) -> (out,
-  residuals)`` and ``bwd(residuals, ct_out) -> tuple of cts, one per (differentiable) arg``."""
+  residuals)`` and ``bwd(residuals, ct_out) -> tuple of cts, one per (differentiable) arg``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.custom_vjp
+      ... def clip_gradient(x):
+      ...   return x
+      >>> clip_gradient.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -1.0, 1.0),))
+      >>> ember.grad(lambda x: 3.0 * clip_gradient(x))(2.0)
+      Array(1., dtype=float32, weak_type=True)
+  """
 
   def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
     functools.update_wrapper(self, fun)

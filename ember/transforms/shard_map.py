@@ -537,7 +537,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh: M
     out_specs: a PartitionSpec, or a pytree prefix of ``f``'s outputs of them.
     in_specs: a PartitionSpec per positional argument (a pytree prefix of the arguments); by
       default each argument's own spec on the mesh (replicated for unsharded arguments).
-    mesh: the device mesh (defaults to the one set with ``ember.sharding.use_mesh``).
+    mesh: the device mesh (defaults to the one set with ``ember.set_mesh``).
     axis_names: the mesh axes ``f`` handles by hand (all of them; the default).
     check_vma: check that outputs whose out_specs leave a mesh axis out are equal over it.
 
