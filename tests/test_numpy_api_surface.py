@@ -2,7 +2,8 @@
 has JAX's parameter names, kinds and (literal) defaults.
 
 The reference is ``tests/data/jnp_signatures.json``, written once by
-``tests/data/make_jnp_signatures.py`` with the reference JAX, so this test needs no JAX.
+``tests/data/describe_signatures.py jax.numpy ...`` run in the reference JAX's own interpreter, so
+this test needs no JAX.
 """
 import inspect
 import json

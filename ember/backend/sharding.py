@@ -220,6 +220,12 @@ class PartitionSpec:
     p = self._partitions[dim] if dim < len(self._partitions) else None
     return () if p is None else (p,) if isinstance(p, str) else tuple(p)
 
+  def with_unsplit_dim(self, dim: int) -> "PartitionSpec":
+    """This spec with a new dimension at ``dim`` that no mesh axis splits (vmap's batch axis)."""
+    parts = list(self._partitions) + [None] * max(0, dim - len(self._partitions))
+    parts.insert(dim, None)
+    return PartitionSpec(*parts, unreduced=self.unreduced, reduced=self.reduced)
+
   def mesh_axes(self) -> tuple:
     return tuple(a for d in range(len(self)) for a in self.axes_of(d))
 

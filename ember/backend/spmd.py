@@ -69,7 +69,7 @@ def put_sharded(value, sharding: NamedSharding, aval=None):
   if type(value) is ArrayImpl:
     if value._sharding == sharding:
       return value
-    host = host_value(value) if is_sharded(value) else _host_value(value)
+    host = _host_value(value)  # (assembled from the shards of a sharded array)
   else:
     host = np.asarray(value)
   if host.dtype != aval.dtype:
@@ -154,9 +154,8 @@ class SpmdExecutable(Executable):
   __slots__ = ("mesh", "in_shardings", "out_shardings", "last")
 
   def run(self, bufs: list) -> list:
-    last = getattr(self, "last", None)
-    if last is not None:
-      last.block_until_ready()
+    if self.last is not None:
+      self.last.block_until_ready()
     outs = Executable.run(self, bufs)
     self.last = outs[0] if outs else None
     return outs
@@ -232,6 +231,7 @@ def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
   result = SpmdExecutable(exe, handlers, const_bufs, tuple(closed.in_avals),
                           tuple(closed.out_avals), None, text, True)
   result.mesh, result.in_shardings, result.out_shardings = mesh, tuple(in_shardings), tuple(outs)
+  result.last = None
   return result
 
 

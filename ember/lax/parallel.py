@@ -359,13 +359,8 @@ def with_sharding_constraint(x, shardings):
   from ember.backend.sharding import NamedSharding
   from ember.primitives.sharding_constraint import sharding_constraint_p
   leaves, tree = pytree.flatten(x)
-  if isinstance(shardings, NamedSharding):
-    per_leaf = [shardings] * len(leaves)
-  else:
-    s_leaves, s_tree = pytree.flatten(shardings, is_leaf=lambda s: s is None)
-    per_leaf = []
-    for s, sub in zip(s_leaves, s_tree.flatten_up_to(x)):
-      per_leaf.extend([s] * len(pytree.flatten(sub)[0]))
+  per_leaf = pytree.broadcast_prefix(shardings, x, is_leaf=lambda s: s is None or
+                                     isinstance(s, NamedSharding))
   for s in per_leaf:
     if not isinstance(s, NamedSharding):
       raise TypeError(f"with_sharding_constraint expects NamedShardings, got {s!r}; build one "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ember.core.trace import Primitive
 from ember.backend import spmd
-from ember.backend.sharding import NamedSharding, PartitionSpec
+from ember.backend.sharding import NamedSharding
 from ember.transforms.ad_util import deflinear_unary
 
 __all__ = ["sharding_constraint_p"]
@@ -43,9 +43,8 @@ def _transpose(ct, aval, **params):
 
 def _batch(vals, dims, *, sharding, **params):
   (x,), (d,) = vals, dims
-  parts = list(sharding.spec) + [None] * max(0, d - len(sharding.spec))
-  parts.insert(d, None)
-  return sharding_constraint_p.bind(x, sharding=sharding.with_spec(PartitionSpec(*parts)),
+  return sharding_constraint_p.bind(x, sharding=sharding.with_spec(sharding.spec
+                                                                  .with_unsplit_dim(d)),
                                     **params), d
 
 

@@ -39,7 +39,8 @@ __all__ = [
     "register_pytree_node", "register_pytree_node_class", "register_pytree_with_keys",
     "register_pytree_with_keys_class", "register_dataclass", "register_static",
     "tree_map", "tree_leaves", "tree_flatten", "tree_unflatten", "tree_structure",
-    "tree_reduce", "tree_all", "tree_transpose", "tree_broadcast", "tree_map_with_path",
+    "tree_reduce", "tree_all", "tree_transpose", "tree_broadcast", "broadcast_prefix",
+    "tree_map_with_path",
     "tree_flatten_with_path", "tree_leaves_with_path", "keystr", "treedef_is_leaf",
     "treedef_children", "treedef_tuple", "all_leaves", "build_tree",
 ]
@@ -587,10 +588,27 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any,
   """
   prefix_leaves, prefix_def = flatten(prefix_tree, is_leaf)
   subtrees = _flatten_up_to(prefix_def, full_tree, "tree_broadcast", "full_tree", "prefix_tree")
+  return tree_structure(full_tree).unflatten(_repeat_over(prefix_leaves, subtrees))
+
+
+def broadcast_prefix(prefix_tree: Any, full_tree: Any,
+                     is_leaf: Callable[[Any], bool] | None = None) -> list:
+  """One leaf of ``prefix_tree`` per leaf of ``full_tree`` (each repeated over the subtree it
+  covers), as a flat list; ValueError if ``prefix_tree`` is not a prefix of ``full_tree``.
+  How vmap's in_axes, shard_map's specs and jit's shardings reach the leaves they describe.
+
+  >>> broadcast_prefix((None, 0), ([1, 2], {'a': 3, 'b': 4}), is_leaf=lambda x: x is None)
+  [None, None, 0, 0]
+  """
+  prefix_leaves, prefix_def = flatten(prefix_tree, is_leaf)
+  return _repeat_over(prefix_leaves, prefix_def.flatten_up_to(full_tree))
+
+
+def _repeat_over(prefix_leaves: list, subtrees: list) -> list:
   out = []
   for leaf, sub in zip(prefix_leaves, subtrees):
     out.extend([leaf] * tree_structure(sub).num_leaves)
-  return tree_structure(full_tree).unflatten(out)
+  return out
 
 
 # ------------------------------------------------------------------------------------ paths

@@ -284,18 +284,12 @@ def _check_axes_spec(spec, what: str):
 def _prefix_leaves(spec, tree, what: str) -> list:
   """One entry of ``spec`` (a pytree prefix of ``tree`` with None and ints as leaves) for each
   leaf of ``tree``."""
-  spec_leaves, spec_def = optree.tree_flatten(spec, none_is_leaf=True,
-                                              namespace=pytree.NAMESPACE)
   try:
-    subtrees = spec_def.flatten_up_to(tree)
+    return pytree.broadcast_prefix(spec, tree, is_leaf=lambda x: x is None)
   except ValueError:
     raise ValueError(f"vmap {what} specification must be a tree prefix of the corresponding "
                      f"value; got {what}={spec!r} for a value of structure "
                      f"{pytree.flatten(tree)[1]}.") from None
-  out = []
-  for s, sub in zip(spec_leaves, subtrees):
-    out.extend([s] * len(pytree.flatten(sub)[0]))
-  return out
 
 
 def _describe_arg(names: list[str], i: int) -> str:

@@ -107,18 +107,16 @@ def _sharding_leaves(shardings, treedef, what: str) -> list:
   n = treedef.num_leaves
   if shardings is None or isinstance(shardings, Sharding):
     return [shardings] * n
-  leaves, spec = pytree.flatten(shardings, is_leaf=lambda x: x is None)
   try:
-    subtrees = spec.flatten_up_to(pytree.unflatten(treedef, [0] * n))
+    out = pytree.broadcast_prefix(shardings, pytree.unflatten(treedef, [0] * n),
+                                  is_leaf=lambda x: x is None)
   except ValueError:
     raise ValueError(f"jit {what} must be a sharding or a pytree prefix of the "
                      f"{'arguments' if what == 'in_shardings' else 'outputs'} ({treedef}), "
                      f"got {shardings!r}.") from None
-  out = []
-  for s, sub in zip(leaves, subtrees):
+  for s in out:
     if s is not None and not isinstance(s, Sharding):
       raise TypeError(f"jit {what} leaves must be shardings or None, got {s!r}.")
-    out.extend([s] * len(pytree.flatten(sub)[0]))
   return out
 
 
@@ -240,19 +238,20 @@ class JitWrapped:
     """jaxlib's C++ dispatcher missed its cache: run the Python path, and hand it the executable
     when the call is one it can serve next time (uncommitted device arrays, no kwargs)."""
     out = self._call_python(args, kwargs)
-    if self._simple and not kwargs:
+    simple = self._simple and not kwargs
+    if simple:
       leaves, in_tree = _fast_flatten(args)
-      key = (in_tree, None, config.jax_enable_x64)
     else:  # the C++ side flattens the dynamic arguments as _split and flatten do
       dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
       leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
-      key = (in_tree, None, statics, config.jax_enable_x64, _state.axis_env)
     if len(leaves) > _CPP_MAX_LEAVES:
       self._cpp = None  # C++ signatures cost more per leaf than the Python path: keep Python
       return out, None
     if not all(type(x) is ArrayImpl for x in leaves):
       return out, None
-    key = key[:1] + (tuple([x.aval for x in leaves]),) + key[2:]
+    avals = tuple([x.aval for x in leaves])  # the key the Python path cached the entry under
+    key = (in_tree, avals, config.jax_enable_x64) if simple else \
+        (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
     entry = self._cache.get(key)
     if entry is None:
       return out, None

@@ -95,12 +95,6 @@ def _unnamed_axes(spec: PartitionSpec, mesh: Mesh) -> tuple:
   return tuple(a for a in mesh.axis_names if a not in used)
 
 
-def _insert_none(spec: PartitionSpec, dim: int) -> PartitionSpec:
-  parts = list(spec) + [None] * max(0, dim - len(spec))
-  parts.insert(dim, None)
-  return P(*parts)
-
-
 class _AxisSet(frozenset):
   """A frozenset of mesh axes that prints in a stable order (the printed jaxpr's)."""
 
@@ -341,8 +335,8 @@ def _batch(axis, vals, dims, *, jaxpr, mesh, in_specs, out_specs, **rest):
   """The batch axis is one more dimension that no mesh axis splits."""
   with _mesh_env(mesh):
     batched, consts, out_dims = batch_jaxpr(jaxpr, axis.size, dims, axis.name, axis.spmd_name)
-  specs = [s if d is None else _insert_none(s, d) for s, d in zip(in_specs, dims)]
-  new_out = tuple(s if d is None else _insert_none(s, d) for s, d in zip(out_specs, out_dims))
+  specs = [s if d is None else s.with_unsplit_dim(d) for s, d in zip(in_specs, dims)]
+  new_out = tuple(s if d is None else s.with_unsplit_dim(d) for s, d in zip(out_specs, out_dims))
   outs = _bind(consts, vals, batched, specs, dict(rest, mesh=mesh, out_specs=new_out))
   return outs, list(out_dims)
 
@@ -417,20 +411,16 @@ def _check_out_specs(fun_name, jaxpr: ClosedJaxpr, in_specs, out_specs, mesh: Me
 
 def _spec_leaves(specs, tree, what: str) -> list:
   """One PartitionSpec per leaf of ``tree`` (``specs`` is a pytree prefix of it)."""
-  leaves, treedef = pytree.flatten(specs, is_leaf=lambda x: x is None or isinstance(x, P))
-  for s in leaves:
-    if s is not None and not isinstance(s, P):
-      raise TypeError(f"shard_map {what} must be PartitionSpecs (or a pytree of them), got "
-                      f"{s!r} of type {type(s).__name__}.")
   try:
-    subtrees = treedef.flatten_up_to(tree)
+    out = pytree.broadcast_prefix(specs, tree, is_leaf=lambda x: x is None or isinstance(x, P))
   except ValueError as e:
     raise ValueError(f"pytree structure error: shard_map {what} is not a prefix of the "
                      f"{'arguments' if what == 'in_specs' else 'outputs'}: {e}") from None
-  out = []
-  for s, sub in zip(leaves, subtrees):
-    out.extend([P() if s is None else s] * len(pytree.flatten(sub)[0]))
-  return out
+  for s in out:
+    if s is not None and not isinstance(s, P):
+      raise TypeError(f"shard_map {what} must be PartitionSpecs (or a pytree of them), got "
+                      f"{s!r} of type {type(s).__name__}.")
+  return [P() if s is None else s for s in out]
 
 
 def _check_specs(specs, mesh: Mesh, what: str) -> None:

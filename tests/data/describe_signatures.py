@@ -1,15 +1,15 @@
-"""Writes jnp_signatures.json: jax.numpy's public names and their signatures.
+"""Writes a JSON description of a numpy-like module's public names and their signatures.
 
-Run once with the reference JAX (never from the test suite, which must not import JAX):
-    /work/jaxref/bin/python tests/data/make_jnp_signatures.py tests/data/jnp_signatures.json
+The module is named on the command line, so this file imports no array library itself; the
+reference JSON for tests/test_numpy_api_surface.py was written by running it with the reference
+JAX's interpreter, in its own process (never from the test suite):
+    /work/jaxref/bin/python tests/data/describe_signatures.py jax.numpy tests/data/jnp_signatures.json
 """
+import importlib
 import inspect
 import json
 import re
 import sys
-
-import jax
-import jax.numpy as jnp
 
 
 def describe(obj):
@@ -33,16 +33,18 @@ def kind_of(obj) -> str:
   return "function" if callable(obj) else "value"
 
 
-def main(path: str) -> None:
+def main(module_name: str, path: str) -> None:
+  module = importlib.import_module(module_name)
+  top = importlib.import_module(module_name.split(".")[0])
   names = {}
-  for name in sorted(n for n in dir(jnp) if not n.startswith("_")):
-    obj = getattr(jnp, name)
+  for name in sorted(n for n in dir(module) if not n.startswith("_")):
+    obj = getattr(module, name)
     kind = kind_of(obj)
     names[name] = {"kind": kind, "params": describe(obj) if kind == "function" else None}
   lines = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in names.items())
   with open(path, "w") as f:
-    f.write(f'{{"jax_version": {json.dumps(jax.__version__)}, "names": {{\n{lines}\n}}}}\n')
+    f.write(f'{{"jax_version": {json.dumps(top.__version__)}, "names": {{\n{lines}\n}}}}\n')
 
 
 if __name__ == "__main__":
-  main(sys.argv[1])
+  main(sys.argv[1], sys.argv[2])
