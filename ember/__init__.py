@@ -9,13 +9,15 @@ _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before jaxlib loads: no C
 __version__ = "0.10.2"
 __version_info__ = (0, 10, 2)
 
-from ember.config import config, enable_x64  # noqa: E402
+from ember.config import (  # noqa: E402
+    config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
+    default_matmul_precision, log_compiles, disable_jit)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
 from ember.backend import dispatch as _dispatch  # noqa: E402,F401
 from ember.backend.client import (  # noqa: E402
-    devices, local_devices, device_count, local_device_count, default_backend,
+    Device, devices, local_devices, device_count, local_device_count, default_backend,
     process_index, process_count)
 from ember.transforms.jit import jit  # noqa: E402
 from ember.transforms.staging import make_jaxpr  # noqa: E402
@@ -32,7 +34,8 @@ from ember import random  # noqa: E402,F401
 from ember import nn, scipy  # noqa: E402,F401
 from ember import dlpack  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
-from ember.api import device_put, device_get, block_until_ready, eval_shape  # noqa: E402
+from ember.api import device_put, device_get, block_until_ready, eval_shape, typeof  # noqa: E402
+from ember.api import named_call, named_scope  # noqa: E402
 from ember import sharding, debug  # noqa: E402,F401
 from ember import distributed  # noqa: E402,F401
 from ember.backend.assemble import (  # noqa: E402
@@ -42,9 +45,10 @@ from ember.sharding import make_mesh, set_mesh, NamedSharding, PartitionSpec as 
 from ember.transforms.shard_map import shard_map  # noqa: E402
 
 __all__ = [
-    "config", "enable_x64", "Array", "ShapeDtypeStruct", "devices", "local_devices",
+    "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
+    "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
-    "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "dtypes",
+    "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",
     "errors", "lax", "numpy", "random", "tree", "tree_util",
     "sharding", "make_mesh", "set_mesh", "NamedSharding", "P", "shard_map",
     "make_array_from_callback", "make_array_from_single_device_arrays",

@@ -2,20 +2,23 @@
 block_until_ready, eval_shape."""
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
 
 from ember import pytree
 from ember.backend import client as backend_client
-from ember.backend.array import (ArrayImpl, abstractify, copy_to_device, device_of,
+from ember.backend.array import (ArrayImpl, _host_value, abstractify, copy_to_device, device_of,
                                  device_put_value)
 from ember.backend import spmd
 from ember.backend.sharding import (NamedSharding, PartitionSpec, SingleDeviceSharding,
                                     current_mesh)
+from ember.core import trace as core
 from ember.core.trace import Tracer
 
-__all__ = ["device_put", "device_get", "block_until_ready", "eval_shape"]
+__all__ = ["device_put", "device_get", "block_until_ready", "eval_shape", "named_call",
+           "named_scope"]
 
 
 def _resolve_device(device):
@@ -42,9 +45,14 @@ def _resolve_device(device):
   return device
 
 
-def _put_leaf(x, device):
+def _put_leaf(x, device, copy: str):
+  """``x`` placed on ``device``; ``copy`` is JAX's copy semantics: "reuse" (``x`` itself when
+  already in place, host memory possibly aliased), "copy" (always a new buffer) or "donate" (a
+  new array; on CPU, as in JAX, ``x`` itself stays alive)."""
   if isinstance(x, Tracer):
     return x
+  if type(x) is ArrayImpl and copy != "reuse":
+    return _copy_array(x, device)
   if isinstance(device, NamedSharding):
     return spmd.put_sharded(x, device)
   if type(x) is ArrayImpl:
@@ -54,25 +62,80 @@ def _put_leaf(x, device):
       return x
     return copy_to_device(x, device, committed=True)
   aval = abstractify(x)
+  if copy == "copy" and isinstance(x, np.ndarray):
+    x = np.array(x)  # never share the caller's memory
   return device_put_value(np.asarray(x), aval, device or backend_client.default_device(),
                           committed=device is not None)
+
+
+def _copy_array(x, device):
+  """A new array with ``x``'s value and type, on ``device`` (committed) or, when None, laid out
+  and committed as ``x`` is."""
+  host = np.array(_host_value(x))
+  if device is None:
+    device = x._sharding if spmd.is_sharded(x) else device_of(x)
+    committed = x._committed
+  else:
+    committed = True
+  if isinstance(device, NamedSharding):
+    return spmd.put_sharded(host, device, x.aval)
+  return device_put_value(host, x.aval, device, committed=committed)
+
+
+def _flags(value, x, what: str) -> list:
+  """``donate``/``may_alias`` per leaf of ``x``: a bool (or None) for all, or a pytree prefix."""
+  if value is None or isinstance(value, bool):
+    return [value] * len(pytree.tree_leaves(x))
+  try:
+    return pytree.broadcast_prefix(value, x, is_leaf=lambda v: v is None)
+  except ValueError:
+    raise ValueError(f"device_put {what} must be a bool or a pytree prefix of the value, got "
+                     f"{value!r}.") from None
+
+
+def _copy_semantics(donate: bool, may_alias) -> str:
+  if may_alias and donate:
+    raise ValueError("may_alias and donate cannot be True at the same time.")
+  if may_alias is None:
+    may_alias = not donate
+  return "reuse" if may_alias else "donate" if donate else "copy"
 
 
 def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
   """Place the leaves of ``x`` on ``device`` (committed) or on the default device (uncommitted).
 
   ``device`` may also be a ``NamedSharding``, which lays each leaf out over its mesh, or a pytree
-  of devices and shardings matching ``x``.
+  of devices and shardings matching ``x``. ``may_alias=False`` always makes new buffers;
+  ``may_alias=None`` (the default) or ``True`` returns an array already in place as it is.
+  ``donate=True`` says the input may be consumed: as JAX on CPU, the result is a new array and
+  the input stays alive. ``src`` (the source's device or sharding, or a pytree of them) is
+  checked as ``device`` is and, as in JAX for single-process arrays, changes nothing. Each of
+  ``donate`` and ``may_alias`` may be a pytree prefix of ``x``.
 
   Example:
-      >>> import ember
+      >>> import ember, ember.numpy as jnp
       >>> ember.device_put(1.0).device
       CpuDevice(id=0)
+      >>> x = jnp.ones(2)
+      >>> ember.device_put(x) is x, ember.device_put(x, may_alias=False) is x
+      (True, False)
   """
+  leaves, treedef = pytree.flatten(x)
   if isinstance(device, (list, tuple)):
-    return pytree.tree_map(lambda leaf, d: _put_leaf(leaf, _resolve_device(d)), x, device)
-  dev = _resolve_device(device)
-  return pytree.tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+    devices = pytree.broadcast_prefix(device, x, is_leaf=lambda d: d is None)
+  else:
+    devices = [device] * len(leaves)
+  if src is not None:
+    for s in (src if isinstance(src, (list, tuple)) else (src,)):
+      _resolve_device(s)
+  copies = [_copy_semantics(d, m) for d, m in zip(_flags(donate, x, "donate"),
+                                                   _flags(may_alias, x, "may_alias"))]
+  resolved = {}
+  for d in devices:
+    if id(d) not in resolved:
+      resolved[id(d)] = _resolve_device(d)
+  return pytree.unflatten(treedef, [_put_leaf(leaf, resolved[id(d)], c)
+                                    for leaf, d, c in zip(leaves, devices, copies)])
 
 
 def device_get(x):
@@ -88,6 +151,20 @@ def device_get(x):
       return np.asarray(leaf)
     return leaf
   return pytree.tree_map(get, x)
+
+
+def typeof(x):
+  """The abstract value of ``x`` (its ``ShapedArray``: shape, dtype, weak type), as inside a
+  transform.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> ember.typeof(jnp.ones(2))
+      ShapedArray(float32[2])
+      >>> ember.typeof(1.0)
+      ShapedArray(float32[], weak_type=True)
+  """
+  return core.get_aval(x)
 
 
 def block_until_ready(x):
@@ -115,3 +192,62 @@ def eval_shape(fun: Callable, *args, **kwargs):
   from ember.transforms.staging import make_jaxpr
   _, shapes = make_jaxpr(fun, return_shape=True)(*args, **kwargs)
   return shapes
+
+
+class _NameScope:
+  """What ``named_scope`` returns: a context manager that also decorates functions."""
+  __slots__ = ("name",)
+
+  def __init__(self, name: str):
+    self.name = name
+
+  def __enter__(self):
+    return None
+
+  def __exit__(self, exc_type, exc_value, traceback):
+    return None
+
+  def __call__(self, fun):
+    @functools.wraps(fun)
+    def scoped(*args, **kwargs):
+      with self:
+        return fun(*args, **kwargs)
+    return scoped
+
+
+def named_scope(name: str) -> _NameScope:
+  """A context manager (or decorator) naming the computations staged inside it.
+
+  In JAX the name only reaches the compiled program's op metadata (profiler names); ember keeps
+  no name stack (this differs from JAX only in that metadata), so values, jaxprs and errors are
+  the same with or without it.
+
+  Raises:
+    TypeError: ``name`` is not a string.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.jit
+      ... def layer(w, x):
+      ...   with ember.named_scope("dot_product"):
+      ...     return w * x
+      >>> layer(2.0, 3.0)
+      Array(6., dtype=float32, weak_type=True)
+  """
+  if not isinstance(name, str):
+    raise TypeError("named_scope name argument must be a string.")
+  return _NameScope(name)
+
+
+def named_call(fun: Callable, *, name: str | None = None) -> Callable:
+  """``fun`` wrapped in ``named_scope(name)`` (``name`` defaults to ``fun.__name__``).
+
+  Example:
+      >>> import ember
+      >>> double = ember.named_call(lambda x: 2 * x, name="double")
+      >>> ember.jit(double)(4.0)
+      Array(8., dtype=float32, weak_type=True)
+  """
+  if name is None:
+    name = fun.__name__
+  return named_scope(name)(fun)

@@ -12,7 +12,8 @@ import contextlib
 import os
 from typing import Any, Callable
 
-__all__ = ["config", "Config", "enable_x64"]
+__all__ = ["config", "Config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
+           "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -22,8 +23,94 @@ def _env_bool(name: str, default: bool) -> bool:
   return value.strip().lower() in ("1", "true", "yes", "on")
 
 
+def _from_env(name: str, default: Any) -> Any:
+  """The option's value from the environment variable of its upper-cased name, as JAX reads
+  them (``JAX_DEBUG_NANS=1``), else ``default``."""
+  value = os.environ.get(name.upper())
+  if value is None:
+    return default
+  if isinstance(default, bool):
+    return _env_bool(name, default)
+  if isinstance(default, (int, float)):
+    return type(default)(value)
+  return value
+
+
+def _enum(*allowed, optional: bool = False) -> Callable:
+  """A watcher that accepts only ``allowed`` values (and None when ``optional``), with JAX's
+  error."""
+  def check(name, old, new):
+    if new is None and optional:
+      return
+    if new not in allowed:
+      raise ValueError(f"new enum value must be {'None or ' if optional else ''}in "
+                       f"{list(allowed)}, got {new} of type {type(new)}.")
+  return check
+
+
+def _only(supported: tuple, why: str) -> Callable:
+  """A watcher that refuses values of an option ember implements only as ``supported``."""
+  def check(name, old, new):
+    if new not in supported:
+      raise NotImplementedError(f"ember does not implement {name}={new!r}: {why}")
+  return check
+
+
+def _cpu_platforms(name, old, new):
+  if new is None or new == "":
+    return
+  if not isinstance(new, str):
+    raise ValueError(f"new string config value must be None or of type str, got {new!r} of type "
+                     f"{type(new)}.")
+  for platform in new.split(","):
+    if platform.strip() != "cpu":
+      raise RuntimeError(f"Unable to initialize backend '{platform.strip()}': ember runs on "
+                         "the CPU only (available platforms: cpu).")
+
+
+_MATMUL_PRECISIONS = (
+    "default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "ANY_F8_ANY_F8_F32",
+    "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM",
+    "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32", "BF16_BF16_F32_X3",
+    "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32", "TF32_TF32_F32_X3", "F32_F32_F32",
+    "F64_F64_F64")
+_PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
+_TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
+
+# Checks of options whose other modules do not check them: values outside JAX's are refused as
+# JAX refuses them; values JAX accepts but ember does not implement raise NotImplementedError.
+_CHECKS: dict[str, tuple[Callable, ...]] = {
+    "jax_platforms": (_cpu_platforms,),
+    "jax_platform_name": (_cpu_platforms,),
+    "jax_numpy_rank_promotion": (_enum("allow", "warn", "raise"),),
+    "jax_default_matmul_precision": (_enum(*_MATMUL_PRECISIONS, optional=True),),
+    "jax_default_prng_impl": (_enum(*_PRNG_IMPLS), _only(
+        ("threefry2x32",), "the only PRNG implementation is threefry2x32.")),
+    "jax_traceback_filtering": (_enum(*_TRACEBACK_FILTERING), _only(
+        ("auto", "off"), "ember does not filter its frames out of tracebacks, so 'auto' and "
+        "'off' both show every frame.")),
+    "jax_compilation_cache_dir": (_only(
+        (None,), "ember has no persistent compilation cache; executables are cached in memory "
+        "for the life of the process."),),
+    "jax_threefry_partitionable": (_only(
+        (True,), "random bits are always drawn with the partitionable counters (JAX 0.10's "
+        "default)."),),
+}
+
+# The options that change what tracing a function produces: jit caches traces per combination
+# of their values (as JAX's jit keys its caches on them), through ``Config.trace_key``.
+TRACE_OPTIONS = ("jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
+                 "jax_default_matmul_precision", "jax_default_prng_impl",
+                 "jax_threefry_partitionable")
+_trace_keys: dict[tuple, int] = {}
+
+
 class Config:
-  """The set of named options. Values are plain attributes, cheap to read on hot paths."""
+  """The set of named options. Values are plain attributes, cheap to read on hot paths.
+
+  ``trace_key`` is a small int naming the current values of ``TRACE_OPTIONS``; caches of traced
+  programs include it in their keys.
+  """
 
   _defaults: dict[str, Any] = {
       "jax_enable_x64": False,
@@ -46,11 +133,26 @@ class Config:
   }
 
   def __init__(self):
-    object.__setattr__(self, "_values", dict(self._defaults))
-    object.__setattr__(self, "_watchers", {})
-    self._values["jax_enable_x64"] = _env_bool("jax_enable_x64", False)
-    self._values["jax_disable_jit"] = _env_bool("jax_disable_jit", False)
+    values = {name: _from_env(name, default) for name, default in self._defaults.items()}
+    for name, checks in _CHECKS.items():
+      for check in checks:
+        check(name, self._defaults[name], values[name])
+    object.__setattr__(self, "_values", values)
+    object.__setattr__(self, "_watchers", {name: list(c) for name, c in _CHECKS.items()})
+    object.__setattr__(self, "_trace_key_watchers", [])
     self.__dict__.update(self._values)  # plain attributes: reading an option is a dict lookup
+    self._set_trace_key()
+
+  def _set_trace_key(self) -> None:
+    context = tuple(self._values[name] for name in TRACE_OPTIONS)
+    key = _trace_keys.setdefault(context, len(_trace_keys))
+    self.__dict__["trace_key"] = key
+    for watcher in self._trace_key_watchers:
+      watcher(key)
+
+  def watch_trace_key(self, fn: Callable[[int], None]) -> None:
+    """Call ``fn(trace_key)`` whenever an option of ``TRACE_OPTIONS`` changes (internal)."""
+    self._trace_key_watchers.append(fn)
 
   def __getattr__(self, name: str) -> Any:
     try:
@@ -74,6 +176,8 @@ class Config:
       watcher(name, old, value)  # a watcher may refuse the change by raising
     self._values[name] = value
     self.__dict__[name] = value
+    if name in TRACE_OPTIONS:
+      self._set_trace_key()
 
   def watch(self, name: str, fn: Callable[[str, Any, Any], None]) -> None:
     """Call ``fn(name, old, new)`` whenever ``name`` is updated (internal)."""
@@ -109,3 +213,95 @@ def enable_x64(new_val: bool = True):
       float64
   """
   return config._option("jax_enable_x64", bool(new_val))
+
+
+def debug_nans(new_val: bool = True):
+  """Context manager that turns ``jax_debug_nans`` on (or off) inside its block: operations
+  that produce a nan raise ``FloatingPointError`` naming the primitive.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.debug_nans():
+      ...   jnp.log(-1.0)
+      Traceback (most recent call last):
+      FloatingPointError: invalid value (nan) encountered in log
+  """
+  return config._option("jax_debug_nans", bool(new_val))
+
+
+def debug_infs(new_val: bool = True):
+  """Context manager that turns ``jax_debug_infs`` on (or off) inside its block: operations
+  that produce an inf raise ``FloatingPointError`` naming the primitive.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.debug_infs():
+      ...   jnp.float32(1.0) / 0.0
+      Traceback (most recent call last):
+      FloatingPointError: invalid value (inf) encountered in div
+  """
+  return config._option("jax_debug_infs", bool(new_val))
+
+
+def numpy_rank_promotion(new_val: str):
+  """Context manager that sets ``jax_numpy_rank_promotion`` (``"allow"``, ``"warn"`` or
+  ``"raise"``) inside its block.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.numpy_rank_promotion("raise"):
+      ...   jnp.ones(3) + jnp.ones((2, 3))  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ValueError: Operands could not be broadcast together for add on shapes (3,) (2, 3) ...
+  """
+  return config._option("jax_numpy_rank_promotion", new_val)
+
+
+def numpy_dtype_promotion(new_val: str):
+  """Context manager that sets ``jax_numpy_dtype_promotion`` (``"standard"`` or ``"strict"``)
+  inside its block.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.numpy_dtype_promotion("strict"):
+      ...   jnp.ones(2, jnp.int32) + jnp.ones(2, jnp.float32)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.dtypes.TypePromotionError: Input dtypes (float32, int32) have no available ...
+  """
+  return config._option("jax_numpy_dtype_promotion", new_val)
+
+
+def default_matmul_precision(new_val: str | None):
+  """Context manager that sets ``jax_default_matmul_precision`` inside its block.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.default_matmul_precision("highest"):
+      ...   print(jnp.ones((2, 2)) @ jnp.ones(2))
+      [2. 2.]
+  """
+  return config._option("jax_default_matmul_precision", new_val)
+
+
+def log_compiles(new_val: bool = True):
+  """Context manager that turns ``jax_log_compiles`` on (or off) inside its block: each
+  compilation is logged at WARNING level.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.log_compiles():
+      ...   _ = ember.jit(lambda x: x * 3)(jnp.arange(7))
+  """
+  return config._option("jax_log_compiles", bool(new_val))
+
+
+def disable_jit(disable: bool = True):
+  """Context manager that runs jitted functions as plain Python (op by op) inside its block.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.disable_jit():
+      ...   print(ember.jit(lambda x: x + 1)(jnp.ones(2)))
+      [2. 2.]
+  """
+  return config._option("jax_disable_jit", bool(disable))

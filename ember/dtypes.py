@@ -545,7 +545,13 @@ def _join_table(edges: dict) -> dict:
   return table
 
 
+# With x64 off JAX's lattice avoids forming a 64-bit type from 32-bit inputs: uint32 is below
+# int32 (so uint32 + int32 -> int32, before canonicalization too).
+_STANDARD_X32_EDGES = dict(_STANDARD_EDGES)
+_STANDARD_X32_EDGES[_u32] = [_u64, _i32]
+
 _JOINS = {"standard": _join_table(_STANDARD_EDGES), "strict": _join_table(_STRICT_EDGES)}
+_JOINS_X32 = dict(_JOINS, standard=_join_table(_STANDARD_X32_EDGES))
 
 
 # Reading an option through ``Config.__getattr__`` costs ~0.5us, so the promotion mode
@@ -598,8 +604,8 @@ def _check_narrow_promotion(nodes: list, names: list) -> None:
           f"e.g. x.astype('{target}')")
 
 
-def _join_all(nodes: list, mode: str, names: list):
-  joins = _JOINS[mode]
+def _join_all(nodes: list, mode: str, names: list, x64: bool = True):
+  joins = (_JOINS if x64 else _JOINS_X32)[mode]
   out = nodes[0]
   for node in nodes[1:]:
     out = joins[(out, node)]
@@ -642,10 +648,12 @@ def promote_types(a: Any, b: Any, *, canonicalize: bool = True) -> np.dtype:
       (dtype('int16'), dtype('float32'))
       >>> promote_types(int, 'int8'), promote_types('int8', 'uint64', canonicalize=False)
       (dtype('int8'), dtype('float64'))
+      >>> promote_types('uint32', 'int32', canonicalize=False)  # int64 with x64 on
+      dtype('int32')
   """
   mode = _promotion_mode()
   nodes = [_promote_operand(a, canonicalize), _promote_operand(b, canonicalize)]
-  node = _join_all(nodes, mode, [_node_name(n) for n in nodes])
+  node = _join_all(nodes, mode, [_node_name(n) for n in nodes], config.x64_enabled)
   out = node.default if isinstance(node, _WeakKind) else node
   return canonicalize_dtype(out) if canonicalize else out
 
@@ -696,10 +704,10 @@ def _compute_result_type(operands: tuple, x64: bool, mode: str) -> tuple:
   if all(weaks) and mode == "standard":
     return _all_weak_result_type(dts, x64, mode), True
   nodes = [_lattice_node(dt, weak) for dt, weak in zip(dts, weaks)]
-  node = _join_all(nodes, mode, [_node_name(n) for n in nodes])
+  node = _join_all(nodes, mode, [_node_name(n) for n in nodes], x64)
   if isinstance(node, _WeakKind):
     return _canonicalize_uncached(node.default, x64), True
-  return _canonicalize_uncached(node, x64), False  # e.g. uint32 + int32 -> int64 -> int32
+  return _canonicalize_uncached(node, x64), False  # e.g. int8 + uint64 -> float64 -> float32
 
 
 _DEFAULT_BY_KIND = {"b": _bool, "i": _i64, "u": _u64, "f": _f64, "c": _c128}
@@ -711,7 +719,7 @@ def _all_weak_result_type(dts: list, x64: bool, mode: str) -> np.dtype:
   E.g. weak uint8 + weak uint16 -> uint32 (x64 off); weak float16 + 1 -> float32.
   """
   nodes = [_lattice_node(dt, False) for dt in dts]
-  node = _join_all(nodes, mode, [_node_name(n) for n in nodes])
+  node = _join_all(nodes, mode, [_node_name(n) for n in nodes], x64)
   out = node.default if isinstance(node, _WeakKind) else _DEFAULT_BY_KIND[_kind(node)]
   return _canonicalize_uncached(out, x64)
 

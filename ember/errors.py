@@ -1,3 +1,7 @@
 """ember.errors: the exception types, as in ``jax.errors``."""
+from jaxlib._jax import JaxRuntimeError  # noqa: F401  (XLA's runtime errors, e.g. a donated buffer)
+
 from ember.core.errors import *  # noqa: F401,F403
-from ember.core.errors import __all__  # noqa: F401
+from ember.core.errors import __all__ as _core_all
+
+__all__ = [*_core_all, "JaxRuntimeError"]

@@ -4,7 +4,7 @@ Example:
     >>> import numpy as np
     >>> from ember import tree
     >>> tree.map(lambda x: x * 2, {'w': np.array([1, 1]), 'b': 2})
-    {'w': array([2, 2]), 'b': 4}
+    {'b': 4, 'w': array([2, 2])}
 """
 from ember.pytree import (
     tree_all as all,

@@ -1,11 +1,13 @@
 """Data-parallel training with shard_map: one MLP step per device on its slice of the batch,
-gradients averaged across devices with pmean.
+the loss averaged across devices with pmean.
 
     python examples/data_parallel.py --steps 200 --devices 8
 
-The batch is split over a 1-d mesh axis "batch"; parameters are replicated. Each device computes
-the gradient of its slice's loss and ``lax.pmean`` averages them, so every device applies the
-same update. The first step is checked against the same step computed on one device.
+The batch is split over a 1-d mesh axis "batch"; parameters are replicated. Each device
+differentiates the mean (``lax.pmean``) of all devices' losses. As in JAX, the replicated
+parameters meet the sharded batch through a ``pvary`` whose transpose sums cotangents over the
+devices, so every device gets the whole batch's gradient and applies the same update. The first
+step is checked against the same step computed on one device.
 """
 import os
 import sys
@@ -69,9 +71,9 @@ def main(argv=None):
     return ember.tree.map(lambda p, g: p - args.lr * g, params, grads)
 
   def device_step(params, x, y):
-    value, grads = ember.value_and_grad(loss)(params, x, y)
-    grads = lax.pmean(grads, "batch")  # every device now holds the mean gradient
-    return sgd(params, grads), lax.pmean(value, "batch")
+    global_loss = lambda p: lax.pmean(loss(p, x, y), "batch")  # the whole batch's mean loss
+    value, grads = ember.value_and_grad(global_loss)(params)  # the same on every device
+    return sgd(params, grads), value
 
   step = ember.jit(ember.shard_map(device_step, mesh=mesh,
                                    in_specs=(P(), P("batch"), P("batch")),

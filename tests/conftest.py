@@ -3,8 +3,9 @@ import pytest
 
 import ember
 
-# tests/data holds fixtures and the scripts that made them with JAX (run by hand, never collected).
-collect_ignore_glob = ["data/*"]
+# tests/data holds fixtures and the scripts that made them with JAX (run by hand, never collected);
+# the corpus programs are written against `import jax` and are loaded by tests/test_corpus.py.
+collect_ignore_glob = ["data/*", "corpus/programs/*"]
 
 
 @pytest.fixture(autouse=True)

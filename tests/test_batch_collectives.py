@@ -192,6 +192,15 @@ def test_all_to_all(split, concat, tiled, in_axes):
         np_all_to_all(x, split % 3, concat % 3, tiled), in_axes, eager=in_axes == 1)
 
 
+def test_pswapaxes_swaps_the_named_axis_with_a_positional_one():
+  # JAX 0.10.2's values: pswapaxes(x, 'i', axis) is all_to_all(x, 'i', axis, axis)
+  x = np.arange(12, dtype=np.int32).reshape(2, 3, 2)
+  check(lambda v: lax.pswapaxes(v, "i", 1), [x],
+        np.array([[[0, 6], [2, 8], [4, 10]], [[1, 7], [3, 9], [5, 11]]], np.int32))
+  z = np.arange(9, dtype=np.float32).reshape(3, 3) * 1.5
+  check(lambda v: lax.pswapaxes(v, "i", 0), [z], z.T)
+
+
 def test_all_to_all_of_unbatched_value():
   c = np.arange(6.0, dtype=np.float32).reshape(3, 2)
   got = vmapped(lambda x: lax.all_to_all(c, "i", 0, 1) + x)(np.zeros((3, 1, 1), np.float32))

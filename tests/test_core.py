@@ -12,7 +12,8 @@ from ember.core.trace import Primitive
 def test_shaped_array_interned_and_printed():
   a = ShapedArray((3, 4), np.float32)
   assert a is ShapedArray([3, 4], np.dtype("float32"))
-  assert str(a) == "f32[3,4]"
+  assert str(a) == "float32[3,4]" and str(a.update(weak_type=True)) == "~float32[3,4]"  # JAX's
+  assert a.str_short() == "f32[3,4]"
   assert repr(a) == "ShapedArray(float32[3,4])"
   assert repr(a.update(weak_type=True)) == "ShapedArray(float32[3,4], weak_type=True)"
   assert a.ndim == 2 and a.size == 12
@@ -137,3 +138,22 @@ def test_concretization_messages_use_full_dtype_names():
   with pytest.raises(ember.errors.ConcretizationTypeError,
                      match="traced array with shape int32\\[\\]"):
     ember.jit(lambda x: int(x))(np.int32(1))
+
+
+def test_jax_core_public_names():
+  # JAX 0.10.2's jax.core: Tracer (what isinstance checks use), Trace, Atom = Var | Literal
+  import typing
+  import ember.core
+  from ember.core.jaxpr import DropVar, Literal, Var
+  seen = []
+
+  def f(x):
+    seen.append(isinstance(x, ember.core.Tracer))
+    return x
+
+  ember.jit(f)(1.0)
+  f(np.float32(1))
+  ember.vmap(f)(np.ones(2, np.float32))
+  assert seen == [True, False, True]
+  assert typing.get_args(ember.core.Atom) == (Var, Literal)
+  assert ember.core.DropVar is DropVar and issubclass(ember.core.Trace, object)

@@ -66,3 +66,9 @@ def test_late_num_cpu_devices_update_is_refused():
   with pytest.raises(RuntimeError, match="before ember's backend is first used"):
     ember.config.update("jax_num_cpu_devices", 3)
   assert ember.device_count() == 8
+
+
+def test_device_class_is_jaxlibs():
+  # JAX 0.10.2: jax.Device is jaxlib's device class, of every device
+  assert all(isinstance(d, ember.Device) for d in ember.devices())
+  assert ember.Device.__module__ == "jaxlib._jax" and ember.Device.__name__ == "Device"

@@ -395,3 +395,10 @@ def test_docstring_examples(x64_off):
   failed, attempted = doctest.testmod(dtypes, optionflags=doctest.ELLIPSIS)[:2]
   assert attempted > 20
   assert failed == 0
+
+
+def test_scalar_type_objects_compare_like_numpys():
+  import ember.numpy as jnp
+  assert jnp.float16 != jnp.float32 and not (jnp.float32 != jnp.float32)
+  assert jnp.float32 == np.float32 and not (jnp.float32 != np.float32)
+  assert jnp.float32 != "float32"

@@ -207,3 +207,36 @@ def test_deleted_arrays_give_a_clear_error():
     f(x)
   with pytest.raises(RuntimeError, match="Array has been deleted"):
     x + 1
+
+
+def test_jit_of_a_partial_object_takes_its_functions_name():
+  def f(a, b):
+    return a * b
+
+  g = ember.jit(functools.partial(f, b=2.))
+  assert float(g(3.)) == 6.0 and g.__name__ == "f"
+
+
+def test_lowered_text_and_compiler_ir_in_each_dialect():
+  lowered = ember.jit(lambda x: x + 1).lower(1.)
+  hlo = lowered.as_text(dialect="hlo")
+  assert hlo.startswith("HloModule") and "add" in hlo
+  assert lowered.compiler_ir("hlo").as_hlo_text() == hlo
+  assert "stablehlo.add" in lowered.as_text() == lowered.as_text("stablehlo")
+  with pytest.raises(ValueError, match="unknown dialect: foo"):
+    lowered.as_text(dialect="foo")
+  with pytest.raises(NotImplementedError, match="debug_info"):
+    lowered.as_text(debug_info=True)
+
+
+def test_jitted_function_has_the_signature_of_its_function():
+  # JAX 0.10.2: inspect.signature(jax.jit(f), follow_wrapped=False) is f's (chex's fake_pmap
+  # reads it to turn keyword arguments into positional ones)
+  import inspect
+
+  def foo(x, y=2, *, z=3):
+    return x
+
+  assert str(inspect.signature(ember.jit(foo), follow_wrapped=False)) == "(x, y=2, *, z=3)"
+  assert str(inspect.signature(ember.jit(functools.partial(foo, y=5)),
+                               follow_wrapped=False)) == "(x, *, y=5, z=3)"

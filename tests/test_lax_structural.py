@@ -142,6 +142,29 @@ def test_slice_concatenate_pad(dt):
   _check(lambda a, v: lax.pad(a, v, config), (x, pv), _np_pad(x, pv, config))
 
 
+def test_split_values_transforms_and_errors():
+  x = np.arange(12, dtype=F32).reshape(3, 4)
+  a, b = lax.split(x, (1, 3), axis=1)
+  np.testing.assert_array_equal(np.asarray(a), x[:, :1])
+  np.testing.assert_array_equal(np.asarray(b), x[:, 1:])
+  a, b = ember.jit(lambda v: lax.split(v, (2, 1), axis=-2))(x)
+  np.testing.assert_array_equal(np.asarray(b), x[2:])
+  # jvp splits the tangent; vjp joins the pieces' cotangents (zeros for unused pieces)
+  _, t = ember.jvp(lambda v: lax.split(v, (1, 2))[1], (x[0, :3],), (np.ones(3, F32),))
+  np.testing.assert_array_equal(np.asarray(t), np.ones(2, F32))
+  g = ember.grad(lambda v: (lax.split(v, (1, 2))[1] ** 2).sum())(x[0, :3])
+  np.testing.assert_array_equal(np.asarray(g), [0, 2, 4])
+  outs = ember.vmap(lambda v: lax.split(v, (2, 1)), in_axes=1)(x)
+  np.testing.assert_array_equal(np.asarray(outs[0]), x[:2].T)
+  _raises(ValueError, "Sum of sizes 2 must be equal to dimension 0 of the operand shape [3]",
+          lax.split, np.ones(3, F32), (1, 1))
+  _raises(ValueError, "Sizes passed to split must be nonnegative, got [-1, 4]",
+          lax.split, np.ones(3, F32), (-1, 4))
+  assert _jaxpr(lambda v: lax.split(v, (1, 2)), np.ones(3, F32)) == (
+      "{ lambda ; a:f32[3]. let\n    b:f32[1] c:f32[2] = split[axis=0 sizes=(1, 2)] a\n"
+      "  in (b, c) }")
+
+
 def test_slice_helpers():
   x = _arange((3, 4), "int32")
   _check(lambda a: lax.slice(a, (0, 1), (3, 4)), (x,), x[:, 1:])

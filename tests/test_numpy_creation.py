@@ -356,3 +356,24 @@ def test_x64_creation(x64):
     warnings.simplefilter("error")
     assert jnp.ones(2, jnp.float64).dtype == np.float64
   assert jnp.linspace(0, 1, 3).dtype == np.float64
+
+
+def test_like_functions_accept_abstract_arrays():
+  s = ember.ShapeDtypeStruct((2, 3), jnp.float16)
+  for fn, v in ((jnp.zeros_like, 0), (jnp.ones_like, 1), (jnp.empty_like, 0)):
+    out = fn(s)
+    assert out.shape == (2, 3) and out.dtype == np.float16 and np.all(np.asarray(out) == v)
+  np.testing.assert_array_equal(jnp.full_like(s, 3), np.full((2, 3), 3, np.float16))
+
+
+def test_array_of_a_list_of_bfloat16_arrays():
+  # JAX 0.10.2's values; NumPy alone cannot read 0-d bfloat16 array objects inside a list
+  v = jnp.bfloat16(128)
+  out = jnp.array([v, v + 1.0], dtype=jnp.bfloat16)
+  assert out.dtype == jnp.bfloat16 and out.tolist() == [128, 129]
+  out = jnp.array([jnp.bfloat16(1.5), 2])
+  assert out.dtype == jnp.bfloat16 and not out.weak_type and out.tolist() == [1.5, 2]
+  out = jnp.array([[jnp.bfloat16(1.5)], [jnp.float32(2)]])
+  assert out.dtype == jnp.float32 and out.tolist() == [[1.5], [2.0]]
+  out = jnp.array((jnp.bfloat16(1.5), 2.0), dtype=jnp.float16)
+  assert out.dtype == jnp.float16 and out.tolist() == [1.5, 2.0]

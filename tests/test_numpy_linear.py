@@ -90,6 +90,9 @@ def test_matmul_errors():
   with pytest.raises(TypeError, match="dot_general requires contracting dimensions to have the "
                      "same shape"):
     jnp.dot(jnp.ones(3), jnp.ones(4))
+  with pytest.raises(TypeError, match=r"contracting dimensions to have the same shape, got "
+                     r"\(3,\) and \(4,\)"):
+    jnp.ones((2, 3)) @ jnp.ones((4, 5))
 
 
 def test_vector_products():

@@ -491,3 +491,16 @@ def test_public_namespaces():
   for name in tu.__all__:
     assert hasattr(tu, name), name
   assert tu.PyTreeDef is pytree.PyTreeDef
+
+
+def test_unflattened_dicts_have_sorted_keys_as_in_jax():
+  d = {"b": 1, "a": {"d": 2, "c": 3}}
+  assert list(tree.map(lambda x: x, d)) == ["a", "b"]
+  assert list(tree.map(lambda x: x, d)["a"]) == ["c", "d"]
+  assert list(tree.unflatten(tree.structure(d), [5, 6, 7])) == ["a", "b"]
+  dd = collections.defaultdict(list, {"y": 1, "x": 2})
+  out = tree.map(lambda x: x * 10, dd)
+  assert type(out) is collections.defaultdict and out.default_factory is list
+  assert list(out.items()) == [("x", 20), ("y", 10)]
+  od = collections.OrderedDict(b=1, a=2)
+  assert list(tree.map(lambda x: x, od)) == ["b", "a"]  # insertion order kept, as in JAX

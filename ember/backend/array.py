@@ -31,8 +31,8 @@ from ember.backend.sharding import NamedSharding
 
 ArrayImpl = xc.ArrayImpl
 
-__all__ = ["Array", "ArrayImpl", "abstractify", "device_put_value", "to_buffer",
-           "check_size", "device_of", "committed_device"]
+__all__ = ["Array", "ArrayImpl", "abstractify", "check_not_deleted", "device_put_value",
+           "to_buffer", "check_size", "device_of", "committed_device"]
 
 
 class Array(abc.ABC):
@@ -190,9 +190,14 @@ def device_of(x):
   return x._sharding._internal_device_list[0]
 
 
-def copy_to_device(x, device, committed: bool = True):
+def check_not_deleted(x) -> None:
+  """JAX's error for reading an array that was deleted (or donated to a jitted call)."""
   if x.is_deleted():
-    raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
+    raise RuntimeError(f"Array has been deleted with shape={x.aval.str_short(False)}.")
+
+
+def copy_to_device(x, device, committed: bool = True):
+  check_not_deleted(x)
   host = _host_value(x)
   return device_put_value(host, x.aval, device, committed=committed)
 
@@ -218,22 +223,31 @@ def committed_device(args, what: str = "operation"):
   return device
 
 
+_viewable: dict = {}  # dtype -> whether NumPy reads its buffers through memoryview
+
+
 def _host_value(x) -> np.ndarray:
-  """The array's value as a read-only NumPy array (cached on the array)."""
+  """The array's value as a read-only NumPy array. A copy is cached on the array; a zero-copy
+  view of the device buffer is not (as in JAX: a cached view would keep the buffer from being
+  donated)."""
+  check_not_deleted(x)  # even when the value was read before
   v = x._npy_value
   if v is None:
-    if x.is_deleted():
-      raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
     if isinstance(x._sharding, NamedSharding):
       return spmd.host_value(x)
     dt = x.aval.dtype
-    if dt.kind in "biufc" and dt.name not in ("bfloat16",) and dt.itemsize <= 16 \
-        and not dt.name.startswith("float8"):
+    viewable = _viewable.get(dt)
+    if viewable is None:
+      viewable = _viewable[dt] = dt.kind in "biufc" and dt.name not in ("bfloat16",) \
+          and dt.itemsize <= 16 and not dt.name.startswith("float8")
+    if viewable:
       x.block_until_ready()
       v = np.asarray(memoryview(x)) if x.aval.shape else np.asarray(memoryview(x)).reshape(())
       if v.dtype != dt:
         v = v.view(dt)
       v = v.reshape(x.aval.shape)
+      v.flags.writeable = False
+      return v
     else:
       v = np.asarray(x._single_device_array_to_np_array_did_copy()[0]).reshape(x.aval.shape)
       if v.dtype != dt:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ember.backend import format as fmt
-from ember.backend.array import (ArrayImpl, _host_value, copy_to_device, device_of,
-                                 device_put_value)
+from ember.backend.array import (ArrayImpl, _host_value, check_not_deleted, copy_to_device,
+                                 device_of, device_put_value)
 from ember.backend import spmd
 from ember.backend import dlpack
 
@@ -32,8 +32,7 @@ def _printable(self) -> bool:
 
 
 def _repr(self):
-  if self.is_deleted():
-    return f"Array(<deleted>, shape={self.aval.shape}, dtype={self.aval.dtype.name})"
+  check_not_deleted(self)
   if not _printable(self):
     weak = ", weak_type=True" if self.aval.weak_type else ""
     return f"Array(shape={self.aval.shape}, dtype={self.aval.dtype.name}{weak})"

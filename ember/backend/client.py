@@ -21,6 +21,8 @@ from jaxlib import xla_client as xc
 
 from ember.config import config
 
+Device = xc.Device  # the class of every device (``ember.Device``, as ``jax.Device``)
+
 __all__ = ["get_client", "devices", "local_devices", "device_count", "local_device_count",
            "default_backend", "default_device", "replicated_sharding", "device_list",
            "process_index", "process_count", "is_started", "join_processes"]

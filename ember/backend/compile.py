@@ -5,19 +5,22 @@ handlers built once per executable, so a call costs about one ``execute_sharded`
 """
 from __future__ import annotations
 
+import collections
 import threading
 import time
+import warnings
 
 import numpy as np
 
 from jaxlib import xla_client as xc
 
+from ember._src import compiler as _hook  # looked up at each call: libraries may wrap it
 from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
 
-__all__ = ["Executable", "compile_jaxpr", "LRUCache"]
+__all__ = ["Executable", "compile_jaxpr", "LRUCache", "donation_attrs"]
 
 
 class LRUCache(dict):
@@ -65,13 +68,26 @@ class Executable:
 _by_text = LRUCache(512)
 
 
-def compile_text(text: str, device):
+def module_text(closed: ClosedJaxpr, name: str, arg_attrs: list | None = None) -> str:
+  """``lowering.module_text`` with ``arg_attrs`` (bodies, as ``donation_attrs`` gives them) on
+  the jaxpr's parameters."""
+  if arg_attrs is not None:
+    arg_attrs = [""] * len(closed.consts) + [f"{{{a}}}" if a else "" for a in arg_attrs]
+  return lowering.module_text(closed, name, arg_attrs=arg_attrs)
+
+
+def compile_text(text: str, device, compiler_options: tuple = ()):
+  """Compile StableHLO ``text`` for ``device``; ``compiler_options`` are (name, value) pairs of
+  XLA options (``jit(compiler_options=...)``), whose errors XLA reports."""
   module = lowering.parse_module(text)
   opts = xc.CompileOptions()
   opts.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]], dtype=np.int32))
+  if compiler_options:
+    opts.env_option_overrides = list(compiler_options)
   client = backend_client.get_client()
   t0 = time.perf_counter()
-  exe = client.compile_and_load(module, backend_client.device_list((device,)), opts)
+  exe = _hook.backend_compile_and_load(client, module, backend_client.device_list((device,)),
+                                       opts)
   if config.jax_log_compiles:
     import logging
     logging.getLogger("ember").warning("Compiled %s in %.1f ms", text.split()[1],
@@ -79,20 +95,89 @@ def compile_text(text: str, device):
   return exe
 
 
-def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main",
-                  committed: bool = False) -> Executable:
-  """Lower ``closed`` (consts become leading parameters), compile it for ``device``."""
+def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main", committed: bool = False,
+                  arg_attrs: list | None = None, compiler_options: tuple = ()) -> Executable:
+  """Lower ``closed`` (consts become leading parameters), compile it for ``device``.
+
+  ``arg_attrs`` are the attributes of the jaxpr's parameters (``donation_attrs``'s, without
+  braces; consts excluded); ``compiler_options`` are XLA options as (name, value) pairs.
+  """
   from ember.backend.array import to_buffer
   if device is None:
     device = backend_client.default_device()
-  text = lowering.module_text(closed, name)
-  key = (text, device)
+  text = module_text(closed, name, arg_attrs)
+  key = (text, device, compiler_options)
   exe = _by_text.get(key)
   if exe is None:  # the same program (e.g. a re-created jit of one lambda) compiles once
-    exe = _by_text[key] = compile_text(text, device)
+    exe = _by_text[key] = compile_text(text, device, compiler_options)
   sharding = backend_client.replicated_sharding(device)
   handlers = [xc.array_result_handler(a, sharding, committed, _skip_checks=True)
               for a in closed.out_avals]
   const_bufs = [to_buffer(c, v.aval, device) for c, v in zip(closed.consts, closed.jaxpr.constvars)]
   return Executable(exe, handlers, const_bufs, closed.in_avals, closed.out_avals, device, text,
                     committed)
+
+
+# --- buffer donation ----------------------------------------------------------------------------
+
+_DONATION_FAQ = "See an explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation."
+
+
+def used_invars(jaxpr) -> list[bool]:
+  """Whether each of ``jaxpr``'s parameters reaches an output (or an effectful equation)."""
+  live = {id(v) for v in jaxpr.outvars}
+  for eqn in reversed(jaxpr.eqns):
+    if jaxpr.effects or any(id(v) in live for v in eqn.outvars):
+      live.update(id(v) for v in eqn.invars)
+  return [id(v) in live for v in jaxpr.invars]
+
+
+def donation_attrs(jaxpr, donated, keep_unused: bool = False, num_partitions: int = 1
+                   ) -> list[str] | None:
+  """Attributes of ``jaxpr``'s parameters (MLIR text without braces, "" for none) that let
+  XLA reuse the donated ones' buffers for outputs.
+
+  As JAX picks them: each output, in order, takes the first unclaimed donated input of its
+  shape and dtype (``tf.aliasing_output``); a donated input left over may still serve an
+  unclaimed output with as many elements (``jax.buffer_donor``). Inputs the program never reads
+  are not donated unless ``keep_unused`` (JAX prunes them). The rest cannot be reused: a
+  ``UserWarning`` lists them, and they stay alive. Over several devices every donated input is
+  a ``jax.buffer_donor``. None when nothing is donated.
+
+  Example:
+      >>> from ember import make_jaxpr
+      >>> closed = make_jaxpr(lambda x, y: (x * 2, y.sum()))(1.0, 2.0)
+      >>> donation_attrs(closed.jaxpr, (True, False))
+      ['tf.aliasing_output = 0 : i32', '']
+  """
+  if donated is None:
+    return None
+  in_avals = [v.aval for v in jaxpr.invars]
+  if not keep_unused:
+    donated = [d and u for d, u in zip(donated, used_invars(jaxpr), strict=True)]
+  if not any(donated):
+    return None
+  if num_partitions > 1:
+    return ["jax.buffer_donor = true" if d else "" for d in donated]
+  attrs, left = [""] * len(in_avals), list(donated)
+  free = collections.defaultdict(collections.deque)
+  for i, (a, d) in enumerate(zip(in_avals, donated)):
+    if d:
+      free[(a.shape, a.dtype)].append(i)
+  unclaimed = collections.defaultdict(collections.deque)
+  for k, v in enumerate(jaxpr.outvars):
+    queue = free.get((v.aval.shape, v.aval.dtype))
+    if queue:
+      i = queue.popleft()
+      left[i], attrs[i] = False, f"tf.aliasing_output = {k} : i32"
+    else:
+      unclaimed[v.aval.size].append(k)
+  for i, a in enumerate(in_avals):
+    if left[i] and unclaimed.get(a.size):
+      unclaimed[a.size].popleft()
+      left[i], attrs[i] = False, "jax.buffer_donor = true"
+  unusable = [("~" if a.weak_type else "") + a.str_short(False)
+              for a, l in zip(in_avals, left) if l]
+  if unusable:
+    warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\n{_DONATION_FAQ}")
+  return attrs

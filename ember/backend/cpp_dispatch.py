@@ -15,7 +15,7 @@ from ember.config import config
 from ember.backend.array import ArrayImpl
 from ember.backend import client as backend_client
 
-__all__ = ["make", "fastpath"]
+__all__ = ["make", "fastpath", "set_post_hook"]
 
 _FastPath = collections.namedtuple(
     "_FastPath", ["xla_executable", "in_shardings", "out_shardings", "out_committed", "out_avals",
@@ -25,10 +25,21 @@ _x64 = _jax.config.Config("ember_enable_x64", bool(config.jax_enable_x64),
                           include_in_jit_key=True, include_in_trace_context=True)
 _jax.jax_jit.set_enable_x64_state(_x64)
 _jax.jax_jit.set_disable_jit_state(_jax.config.Config("ember_disable_jit", False))
-_jax.jax_jit.set_post_hook_state(_jax.config.Config("ember_post_hook", None))
+_post_hook = _jax.config.Config("ember_post_hook", None)
+_jax.jax_jit.set_post_hook_state(_post_hook)
 config.watch("jax_enable_x64", lambda name, old, new: _x64.set_global(bool(new)))
+# The other options that change traces (rank promotion, dtype promotion...) key cached calls too.
+_trace_key = _jax.config.Config("ember_trace_key", config.trace_key, include_in_jit_key=True,
+                                include_in_trace_context=True)
+config.watch_trace_key(_trace_key.set_global)
 
 _REGISTRY = _jax.pytree.default_registry()
+
+
+def set_post_hook(hook) -> None:
+  """Have the C++ dispatcher call ``hook(pjit_function, args, kwargs, out)`` after every cached
+  call (None: no hook, the default). jit's debug-nans checks use it."""
+  _post_hook.set_global(hook)
 
 
 def _no_fallback(arg, sharding, layout):

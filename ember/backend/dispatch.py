@@ -5,16 +5,22 @@ eager op costs a cache lookup and one ``execute_sharded``.
 """
 from __future__ import annotations
 
+from typing import Callable
+
+import numpy as np
 from jaxlib._jax import JaxRuntimeError
 
+from ember import dtypes
+from ember.config import config
 from ember.core import trace as core
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from ember.backend import client as backend_client
 from ember.backend import spmd
-from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
+from ember.backend.array import ArrayImpl, _host_value, abstractify, committed_device, to_buffer
 from ember.backend.compile import LRUCache, compile_jaxpr
 
-__all__ = ["apply_primitive", "executable_cache"]
+__all__ = ["apply_primitive", "executable_cache", "special_value", "check_special",
+           "on_debug_checks"]
 
 executable_cache = LRUCache(2048)
 # (primitive, input avals, params) -> executable on the default device, for uncommitted arrays.
@@ -117,3 +123,99 @@ def _one_primitive_jaxpr(prim, avals, params) -> ClosedJaxpr:
 
 def _compile_primitive(prim, avals, params, device, committed):
   return compile_jaxpr(_one_primitive_jaxpr(prim, avals, params), device, prim.name, committed)
+
+
+# --- jax_debug_nans / jax_debug_infs -------------------------------------------------------------
+# While either flag is on, every eager primitive's outputs are checked (a FloatingPointError names
+# the primitive, as in JAX) and jitted calls check theirs, then run again op by op to find the
+# primitive. Turning a flag on swaps in checking versions of the eager paths; while both are off
+# those paths are the unchecked ones, so checks cost nothing.
+
+_inexact: dict = {}
+
+
+def special_value(outs) -> str | None:
+  """``"nan"`` or ``"inf"`` when an array among ``outs`` holds a value the on flags look for."""
+  for x in outs:
+    if type(x) is not ArrayImpl:
+      continue
+    dt = x.aval.dtype
+    inexact = _inexact.get(dt)
+    if inexact is None:
+      inexact = _inexact[dt] = dtypes.issubdtype(dt, np.inexact)
+    if inexact:
+      v = _host_value(x)
+      if config.jax_debug_nans and np.isnan(v).any():
+        return "nan"
+      if config.jax_debug_infs and np.isinf(v).any():
+        return "inf"
+  return None
+
+
+def check_special(name: str, outs) -> None:
+  """Raise JAX's ``FloatingPointError`` when ``outs`` (of ``name``) hold a nan/inf looked for."""
+  kind = special_value(outs)
+  if kind is not None:
+    raise FloatingPointError(f"invalid value ({kind}) encountered in {name}")
+
+
+class _NeverCached(dict):
+  """Stands in for the uncommitted fast path's cache while checks are on: it never hits."""
+
+  def get(self, key, default=None):
+    return default
+
+  def __setitem__(self, key, value):
+    pass
+
+
+_apply_unchecked = _apply_general
+_process_unchecked = core.EvalTrace.process_primitive
+_fast_cache = _uncommitted
+
+
+def _apply_checked(prim, args, params):
+  outs = _apply_unchecked(prim, args, params)
+  check_special(prim.name, outs if prim.multiple_results else [outs])
+  return outs
+
+
+def _process_checked(self, prim, args, params):
+  """EvalTrace's rule while checks are on: primitives with their own ``impl`` are checked here
+  (the others in ``apply_primitive``), except those that check themselves (``jit``)."""
+  outs = _process_unchecked(self, prim, args, params)
+  if prim.impl is not None and not getattr(prim, "checks_own_outputs", False):
+    check_special(prim.name, outs if prim.multiple_results else [outs])
+  return outs
+
+
+_toggles: list = []
+
+
+def on_debug_checks(toggle: Callable[[bool], None]) -> None:
+  """Call ``toggle(on)`` now and whenever the checks turn on or off (jit swaps its paths)."""
+  _toggles.append(toggle)
+  toggle(_checks_on[0])
+
+
+def _set_checks(on: bool) -> None:
+  global _apply_general, _uncommitted
+  if on == _checks_on[0]:
+    return
+  _checks_on[0] = on
+  _apply_general = _apply_checked if on else _apply_unchecked
+  _uncommitted = _NeverCached() if on else _fast_cache
+  core.EvalTrace.process_primitive = _process_checked if on else _process_unchecked
+  for toggle in _toggles:
+    toggle(on)
+
+
+def _on_flag(name, old, new) -> None:
+  other = config.jax_debug_infs if name == "jax_debug_nans" else config.jax_debug_nans
+  _set_checks(bool(new) or bool(other))
+
+
+_checks_on = [False]
+config.watch("jax_debug_nans", _on_flag)
+config.watch("jax_debug_infs", _on_flag)
+_set_checks(bool(config.jax_debug_nans or config.jax_debug_infs))

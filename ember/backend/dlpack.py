@@ -24,7 +24,7 @@ from jaxlib import _jax
 
 from ember import dtypes
 from ember.backend import client as backend_client
-from ember.backend.array import ArrayImpl, _host_value, device_put_value
+from ember.backend.array import ArrayImpl, _host_value, check_not_deleted, device_put_value
 from ember.core.aval import ShapedArray
 
 __all__ = ["SUPPORTED_DTYPES", "DLDeviceType", "dlpack_device", "from_dlpack",
@@ -91,8 +91,7 @@ def to_dlpack(x, /, *, stream=None, max_version=None, dl_device=None, copy=None)
   """
   if type(x) is not ArrayImpl:
     raise TypeError(f"Argument to to_dlpack must be an ember Array, got {type(x)}")
-  if x.is_deleted():
-    raise RuntimeError("Array has been deleted (was it donated to a jit'd function?).")
+  check_not_deleted(x)
   source = _single_device(x)
   target = source if dl_device is None else _cpu_device(*dl_device, error=BufferError)
   if target != source and copy is False:

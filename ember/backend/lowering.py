@@ -244,6 +244,13 @@ def _mlir_context():
   return ctx
 
 
+def hlo_computation(text: str):
+  """The StableHLO module ``text`` as an XLA computation (``.as_hlo_text()``)."""
+  from jaxlib import _jax
+  return _jax.mlir.mlir_module_to_xla_computation(text, use_tuple_args=False,
+                                                  return_tuple=False)
+
+
 def parse_module(text: str):
   """Parse (and verify) StableHLO text; a failure here is an ember bug, reported as such."""
   from jaxlib.mlir import ir

@@ -27,6 +27,7 @@ import time
 import numpy as np
 from jaxlib import xla_client as xc
 
+from ember._src import compiler as _hook  # looked up at each call: libraries may wrap it
 from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
@@ -98,9 +99,12 @@ def host_value(x) -> np.ndarray:
           "devices is not possible. Use the `.addressable_shards` of the array to inspect the "
           "addressable (process local) shards, or replicate it first, e.g. with "
           "ember.jit(lambda a: a, out_shardings=NamedSharding(mesh, P()))(x).")
-    out = np.empty(shape, x.aval.dtype)
-    for idx, arr in zip(index.values(), x._arrays):
-      out[idx] = np.asarray(arr).reshape(sharding.shard_shape(shape))
+    out, seen = np.empty(shape, x.aval.dtype), set()
+    for idx, arr in zip(index.values(), x._arrays):  # the first copy of each block, as JAX
+      key = tuple((s.start, s.stop) for s in idx)
+      if key not in seen:
+        seen.add(key)
+        out[idx] = np.asarray(arr).reshape(sharding.shard_shape(shape))
     out.flags.writeable = False
     v = x._npy_value = out
   return v
@@ -164,11 +168,13 @@ class SpmdExecutable(Executable):
 _by_text = LRUCache(256)
 
 
-def _compile(text: str, mesh: Mesh):
-  key = (text, mesh)
+def _compile(text: str, mesh: Mesh, compiler_options: tuple = ()):
+  key = (text, mesh, compiler_options)
   exe = _by_text.get(key)
   if exe is None:
     opts = xc.CompileOptions()
+    if compiler_options:
+      opts.env_option_overrides = list(compiler_options)
     opts.num_replicas = 1
     opts.num_partitions = mesh.size
     build = opts.executable_build_options
@@ -177,8 +183,9 @@ def _compile(text: str, mesh: Mesh):
     ids = np.array([[d.id for d in mesh._flat_devices]], np.int32)
     opts.device_assignment = xc.DeviceAssignment.create(ids)
     t0 = time.perf_counter()
-    exe = backend_client.get_client().compile_and_load(
-        lowering.parse_module(text), mesh._internal_device_list, opts)
+    exe = _hook.backend_compile_and_load(backend_client.get_client(),
+                                         lowering.parse_module(text), mesh._internal_device_list,
+                                         opts)
     if config.jax_log_compiles:
       import logging
       logging.getLogger("ember").warning("Compiled %s for %d devices in %.1f ms",
@@ -188,9 +195,11 @@ def _compile(text: str, mesh: Mesh):
   return exe
 
 
-def _attr(sharding: NamedSharding | None, ndim: int) -> str:
-  return "" if sharding is None else \
-      f"{{sdy.sharding = #sdy.sharding{sharding._to_sdy_sharding(ndim)}}}"
+def _attr(sharding: NamedSharding | None, ndim: int, extra: str = "") -> str:
+  parts = [extra] if extra else []
+  if sharding is not None:
+    parts.insert(0, f"sdy.sharding = #sdy.sharding{sharding._to_sdy_sharding(ndim)}")
+  return f"{{{', '.join(parts)}}}" if parts else ""
 
 
 def mesh_preamble(mesh: Mesh) -> str:
@@ -199,22 +208,26 @@ def mesh_preamble(mesh: Mesh) -> str:
 
 
 def module_text(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
-                name: str = "main") -> str:
-  """The StableHLO of ``closed`` as one program over ``mesh`` (consts first, replicated)."""
+                name: str = "main", arg_attrs: list | None = None) -> str:
+  """The StableHLO of ``closed`` as one program over ``mesh`` (consts first, replicated);
+  ``arg_attrs`` are more attributes of the arguments (``compile.donation_attrs``')."""
   in_sh = [replicated(mesh)] * len(closed.consts) + list(in_shardings)
   avals_in = [v.aval for v in closed.jaxpr.constvars] + list(closed.in_avals)
+  extra = [""] * len(closed.consts) + list(arg_attrs or [""] * len(closed.in_avals))
   return lowering.module_text(
-      closed, name, arg_attrs=[_attr(s, a.ndim) for s, a in zip(in_sh, avals_in)],
+      closed, name, arg_attrs=[_attr(s, a.ndim, e) for s, a, e in zip(in_sh, avals_in, extra)],
       result_attrs=[_attr(s, a.ndim) for s, a in zip(out_shardings, closed.out_avals)],
       num_partitions=mesh.size, preamble=mesh_preamble(mesh), module_context={"mesh": mesh})
 
 
 def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
-                 name: str = "main") -> SpmdExecutable:
+                 name: str = "main", arg_attrs: list | None = None,
+                 compiler_options: tuple = ()) -> SpmdExecutable:
   """Compile ``closed`` over ``mesh``. ``in_shardings[i]`` lays out argument ``i`` (consts are
-  replicated); an ``out_shardings`` entry of None lets XLA choose, read back afterwards."""
-  text = module_text(closed, mesh, in_shardings, out_shardings, name)
-  exe = _compile(text, mesh)
+  replicated); an ``out_shardings`` entry of None lets XLA choose, read back afterwards.
+  ``arg_attrs`` and ``compiler_options`` are as ``compile.compile_jaxpr``'s."""
+  text = module_text(closed, mesh, in_shardings, out_shardings, name, arg_attrs)
+  exe = _compile(text, mesh, compiler_options)
   outs = list(out_shardings)
   if any(s is None for s in outs):
     chosen = exe.get_output_shardings()
@@ -223,7 +236,7 @@ def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
         outs[i] = spec_from_hlo(_as_hlo(chosen[i]), mesh, a.ndim)
     if any(s is None for s in outs):  # XLA chose a layout no spec names: ask for replication
       outs = [s or replicated(mesh) for s in outs]
-      return compile_spmd(closed, mesh, in_shardings, outs, name)
+      return compile_spmd(closed, mesh, in_shardings, outs, name, arg_attrs, compiler_options)
   handlers = [xc.array_result_handler(a, s, True, _skip_checks=True)
               for a, s in zip(closed.out_avals, outs)]
   const_bufs = [put_sharded(c, replicated(mesh), v.aval)

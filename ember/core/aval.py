@@ -1,7 +1,13 @@
-"""Abstract values: what a tracer knows about an array (shape, dtype, weak type).
+"""Abstract values: what a tracer knows about an array (shape, dtype, weak type, and inside a
+``shard_map`` body the mesh axes it varies over).
 
 ``ShapedArray`` instances are interned, so the hot paths (jit's cache key, abstract evaluation
 caches) hash and compare them by identity in the common case.
+
+Inside a ``shard_map`` body (with ``check_vma=True``) a value's type also says over which manual
+mesh axes it may differ from device to device (its ``vma``, JAX's "varying manual axes"); a
+jaxpr prints it after the shape, ``f32[2]{V:i}``, ``f32[2]{V:(x,y)}``. Everywhere else it is
+empty and prints nothing.
 
 Example:
     >>> import numpy as np
@@ -10,9 +16,11 @@ Example:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["ShapedArray", "short_dtype_name"]
+__all__ = ["ShapedArray", "ManualAxes", "ManualAxisType", "short_dtype_name"]
 
 _SHORT = {
     "bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
@@ -33,16 +41,54 @@ def short_dtype_name(dtype) -> str:
   return short
 
 
+class ManualAxes(frozenset):
+  """A set of mesh axis names that keeps the order it was built in (the mesh's), for printing.
+
+  Equal to (and hashed as) the plain frozenset of its names.
+
+  Example:
+      >>> ManualAxes(("x", "y")).names, ManualAxes(("x", "y")) == frozenset({"y", "x"})
+      (('x', 'y'), True)
+  """
+  __slots__ = ("names",)
+
+  def __new__(cls, names=()):
+    names = tuple(dict.fromkeys(names))
+    self = super().__new__(cls, names)
+    self.names = names
+    return self
+
+  def __repr__(self):
+    return "frozenset({" + ", ".join(repr(n) for n in self.names) + "})" if self.names \
+        else "frozenset()"
+
+  def label(self) -> str:
+    """``{V:x}`` or ``{V:(x,y)}``, as a jaxpr prints it after a type."""
+    names = ",".join(str(n) for n in self.names)
+    return f"{{V:{names}}}" if len(self.names) == 1 else f"{{V:({names})}}"
+
+
+NO_AXES = ManualAxes()
+
+
+class ManualAxisType(NamedTuple):
+  """What ``jax.typeof(x).mat`` says of a value's manual axes (JAX 0.10.2's spelling)."""
+  varying: frozenset = frozenset()
+  unreduced: frozenset = frozenset()
+  reduced: frozenset = frozenset()
+
+
 _interned: dict[tuple, "ShapedArray"] = {}
 
 
 class ShapedArray:
-  """The abstract value of an array: its shape, dtype and whether its type is weak."""
-  __slots__ = ("shape", "dtype", "weak_type", "_key", "__weakref__")
+  """The abstract value of an array: its shape, dtype, whether its type is weak, and the manual
+  mesh axes it varies over (``vma``, a ``ManualAxes``; empty outside ``shard_map`` bodies)."""
+  __slots__ = ("shape", "dtype", "weak_type", "vma", "_key", "__weakref__")
   array_abstraction_level = 1
 
-  def __new__(cls, shape, dtype, weak_type: bool = False):
-    key = (shape, dtype, weak_type)
+  def __new__(cls, shape, dtype, weak_type: bool = False, vma: ManualAxes = NO_AXES):
+    key = (shape, dtype, weak_type, vma) if vma else (shape, dtype, weak_type)
     try:
       return _interned[key]
     except (KeyError, TypeError):
@@ -50,12 +96,14 @@ class ShapedArray:
     shape = tuple(int(d) for d in shape)
     dtype = np.dtype(dtype)
     weak_type = bool(weak_type)
-    key2 = (shape, dtype, weak_type)
+    if not isinstance(vma, ManualAxes):
+      vma = ManualAxes(vma)
+    key2 = (shape, dtype, weak_type, vma) if vma else (shape, dtype, weak_type)
     cached = _interned.get(key2)
     if cached is not None:
       return cached
     self = object.__new__(cls)
-    self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+    self.shape, self.dtype, self.weak_type, self.vma = shape, dtype, weak_type, vma
     self._key = key2
     _interned[key2] = self
     try:
@@ -85,20 +133,29 @@ class ShapedArray:
   def size(self) -> int:
     return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
 
-  def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+  def update(self, shape=None, dtype=None, weak_type=None, vma=None) -> "ShapedArray":
     return ShapedArray(self.shape if shape is None else shape,
                        self.dtype if dtype is None else dtype,
-                       self.weak_type if weak_type is None else weak_type)
+                       self.weak_type if weak_type is None else weak_type,
+                       self.vma if vma is None else vma)
+
+  @property
+  def mat(self) -> ManualAxisType:
+    """The manual axes' roles, as JAX 0.10.2 spells them (``mat.varying`` is ``vma``)."""
+    return ManualAxisType(frozenset(self.vma))
+
+  manual_axis_type = mat
 
   def strip_weak_type(self) -> "ShapedArray":
     return self.update(weak_type=False) if self.weak_type else self
 
   def str_short(self, short_dtypes: bool = True) -> str:
     name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
-    return f"{name}[{','.join(str(d) for d in self.shape)}]"
+    vma = self.vma.label() if self.vma else ""
+    return f"{name}[{','.join(str(d) for d in self.shape)}]{vma}"
 
-  def __str__(self):
-    return self.str_short()
+  def __str__(self):  # as JAX prints ``jax.typeof(x)``: ``float32[2]{V:i}``, ``~float32[]``
+    return ("~" if self.weak_type else "") + self.str_short(short_dtypes=False)
 
   def __repr__(self):
     weak = ", weak_type=True" if self.weak_type else ""

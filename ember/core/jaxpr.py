@@ -99,7 +99,7 @@ class Jaxpr:
     return [v.aval for v in self.outvars]
 
   def pretty_print(self, width: int = 80) -> str:
-    return pp.format_doc(_pp_jaxpr(self, _Names()), width)
+    return pp.format_doc(_pp_jaxpr(self, _Names(), top=True), width)
 
   def __str__(self):
     return self.pretty_print()
@@ -254,8 +254,9 @@ def _mark_unused(jaxpr: Jaxpr, names: _Names) -> None:
         names.keep.append(v)
 
 
-def _pp_jaxpr(jaxpr: Jaxpr, names: _Names):
-  _mark_unused(jaxpr, names)
+def _pp_jaxpr(jaxpr: Jaxpr, names: _Names, top: bool = False):
+  if top:  # as JAX: only the printed jaxpr's own unused results print as ``_``
+    _mark_unused(jaxpr, names)
   consts = " ".join(_pp_binder(v, names) for v in jaxpr.constvars)
   args = " ".join(_pp_binder(v, names) for v in jaxpr.invars)
   head = pp.text(f"{{ lambda {consts}; {args}. let")

@@ -20,12 +20,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ember.core.aval import ShapedArray
+from ember.core.aval import ManualAxes, ShapedArray
 from ember.core import errors
 
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
-           "extend_axis_env", "axis_size"]
+           "extend_axis_env", "axis_size", "manual_axes", "vma_axes", "manual_axes_in_scope"]
 
 _RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch", "partial_eval")
 _TRANSFORM_NAMES = {"abstract_eval": "abstract evaluation", "impl": "eager evaluation",
@@ -42,6 +42,12 @@ class Primitive:
   ``NotImplementedError`` naming the primitive and the transform.
   """
   multiple_results = False
+  # Inside a shard_map body a value's type says which manual mesh axes it varies over (its vma).
+  # A standard primitive's outputs vary over the union of its operands' axes, and bind first
+  # makes every operand vary over that union (pvary), as JAX's operations do. A primitive whose
+  # abstract_eval works out its outputs' axes itself (collectives, call primitives carrying
+  # jaxprs) sets ``own_vma``: its operands are bound as they are.
+  own_vma = False
 
   def __init__(self, name: str, *, multiple_results: bool = False):
     self.name = name
@@ -74,6 +80,8 @@ class Primitive:
     return rule
 
   def bind(self, *args, **params):
+    if _state.vma_axes and not self.own_vma and len(args) > 1:
+      args = _match_vma(args)
     return _state.trace.process_primitive(self, args, params)
 
   def abstract(self, avals: tuple, params: dict):
@@ -88,6 +96,8 @@ class Primitive:
     out = self.rule("abstract_eval")(*avals, **params)
     if self.multiple_results:
       out = tuple(out)
+    if not self.own_vma:
+      out = _standard_vma(out, avals, self.multiple_results)
     if key is not None:
       if len(self._abstract_cache) > 4096:
         self._abstract_cache.clear()
@@ -113,6 +123,8 @@ class _TraceState(threading.local):
   def __init__(self):
     self.trace = EVAL_TRACE
     self.axis_env: tuple = ()  # ((name, size), ...) of the named axes in scope, innermost last
+    self.manual_axes: tuple = ()  # the mesh axes of the enclosing shard_map body
+    self.vma_axes: tuple = ()  # those values are typed over (check_vma), in mesh order
 
 
 @contextlib.contextmanager
@@ -138,6 +150,75 @@ def extend_axis_env(name, size: int):
     yield
   finally:
     _state.axis_env = prev
+
+
+class _VmaMark:
+  """The axis env's entry that says values are typed by the manual axes they vary over."""
+
+  def __repr__(self):
+    return "vma"
+
+
+_VMA = _VmaMark()
+
+
+@contextlib.contextmanager
+def manual_axes(axes: tuple, check_vma: bool):
+  """While a shard_map body runs: its mesh ``axes`` (mesh order) are manual, and with
+  ``check_vma`` values are typed by the ones they vary over. Part of the axis env, so of the
+  cache keys of traces."""
+  prev = _state.axis_env, _state.manual_axes, _state.vma_axes
+  _state.axis_env = prev[0] + ((_VMA, (tuple(axes), check_vma)),)
+  _state.manual_axes, _state.vma_axes = tuple(axes), tuple(axes) if check_vma else ()
+  try:
+    yield
+  finally:
+    _state.axis_env, _state.manual_axes, _state.vma_axes = prev
+
+
+def vma_axes() -> tuple:
+  """The manual mesh axes values are typed over (empty outside shard_map's checked bodies)."""
+  return _state.vma_axes
+
+
+def manual_axes_in_scope() -> tuple:
+  """The mesh axes of the enclosing shard_map body (checked or not), else ()."""
+  return _state.manual_axes
+
+
+def _union_vma(sets) -> ManualAxes:
+  """The union of ``sets`` of manual axes, in mesh order."""
+  names = set().union(*sets)
+  order = [a for a in _state.vma_axes if a in names]
+  order += [a for s in sets for a in s.names if a not in order]
+  return ManualAxes(order)
+
+
+def _standard_vma(out, avals, multiple: bool):
+  """A standard primitive's outputs vary over the union of its operands' manual axes."""
+  sets = [a.vma for a in avals if getattr(a, "vma", None)]
+  if not sets:
+    return out
+  vma = sets[0] if all(s == sets[0] for s in sets) else _union_vma(sets)
+  if multiple:
+    return tuple(o.update(vma=vma) for o in out)
+  return out.update(vma=vma)
+
+
+_pvary_bind: list = []  # pvary's bind, installed by ember.primitives.collectives
+
+
+def _match_vma(args: tuple) -> tuple:
+  """``args`` made to vary over the same manual axes: pvary on those that vary over fewer."""
+  try:
+    sets = [get_aval(x).vma for x in args]
+  except TypeError:  # not an array: the trace reports it
+    return args
+  if all(s == sets[0] for s in sets):
+    return args
+  vma = _union_vma([s for s in sets if s])
+  return tuple(x if s == vma else _pvary_bind[0](x, tuple(a for a in vma.names if a not in s))
+               for x, s in zip(args, sets))
 
 
 def axis_env() -> tuple:
@@ -201,19 +282,17 @@ class Tracer:
           "of a value, try using `x.astype(int)` or `jnp.array(x, int)` instead.")
     return int(v)
 
+  # float(), complex() and np.asarray() refuse every tracer, even one with a concrete value
+  # (a jvp or grad tracer), as JAX's do; bool(), int() and operator.index() use that value.
   def __float__(self):
-    v = self.to_concrete_value()
-    if v is None:
-      raise errors.ConcretizationTypeError(
-          self, "The problem arose with the `float` function. If trying to convert the data "
-          "type of a value, try using `x.astype(float)` or `jnp.array(x, float)` instead.")
-    return float(v)
+    raise errors.ConcretizationTypeError(
+        self, "The problem arose with the `float` function. If trying to convert the data "
+        "type of a value, try using `x.astype(float)` or `jnp.array(x, float)` instead.")
 
   def __complex__(self):
-    v = self.to_concrete_value()
-    if v is None:
-      raise errors.ConcretizationTypeError(self, "The problem arose with the `complex` function.")
-    return complex(v)
+    raise errors.ConcretizationTypeError(
+        self, "The problem arose with the `complex` function. If trying to convert the data "
+        "type of a value, try using `x.astype(complex)` or `jnp.array(x, complex)` instead.")
 
   def __index__(self):
     v = self.to_concrete_value()
@@ -222,10 +301,7 @@ class Tracer:
     return int(v)
 
   def __array__(self, dtype=None, copy=None):
-    v = self.to_concrete_value()
-    if v is None:
-      raise errors.TracerArrayConversionError(self)
-    return np.asarray(v, dtype=dtype)
+    raise errors.TracerArrayConversionError(self)
 
   def __len__(self):
     if not self.aval.shape:

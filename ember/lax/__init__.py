@@ -12,3 +12,10 @@ from ember.lax.windowed import *  # noqa: F401,F403,E402
 from ember.lax.control_flow import *  # noqa: F401,F403,E402
 from ember.lax.special import *  # noqa: F401,F403,E402
 from ember.lax.incomplete_gamma import *  # noqa: F401,F403,E402
+
+
+def __getattr__(name):
+  if name == "pvary":  # removed from JAX in 0.10.0: the same AttributeError, with its advice
+    raise AttributeError("jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; "
+                         "use `jax.lax.pcast(..., to='varying')")
+  raise AttributeError(f"module 'ember.lax' has no attribute '{name}'")

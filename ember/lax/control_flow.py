@@ -283,7 +283,7 @@ def _scan(f, init, xs, length, reverse, unroll, owner=None, tag=None):
   avals = operand_avals(leaves)
   n_carry = len(leaves)
   in_tree = pytree.flatten((init, xs))[1]
-  slices = [ShapedArray(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
+  slices = [a.update(shape=a.shape[1:]) for a in x_avals]
   traced = trace_fun(f, in_tree, avals + slices, "scan", owner=owner, tag=tag)
   carry_tree = _carry_tree(traced)
   if carry_tree == init_tree:

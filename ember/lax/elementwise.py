@@ -17,6 +17,7 @@ import enum
 import numpy as np
 
 from ember import dtypes
+from ember.backend.array import Array
 from ember.primitives import elementwise as ew
 
 __all__ = [
@@ -313,13 +314,15 @@ def convert_element_type(operand, new_dtype):
       >>> lax.convert_element_type(1.7, "int32")
       Array(1, dtype=int32)
   """
-  new_dtype = dtypes.canonicalize_dtype(new_dtype)
-  return ew.convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False,
-                                        sharding=None)
+  return _convert_element_type(operand, new_dtype)
 
 
 def _convert_element_type(operand, new_dtype, weak_type: bool = False):
   new_dtype = dtypes.canonicalize_dtype(new_dtype)
+  if isinstance(operand, Array):  # already of that type: the array itself (no equation)
+    aval = operand.aval
+    if aval.dtype == new_dtype and aval.weak_type == bool(weak_type):
+      return operand
   return ew.convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type),
                                         sharding=None)
 

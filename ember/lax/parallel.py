@@ -8,7 +8,15 @@ size, and binds the primitive of ``ember.primitives.collectives``.
 Where ember differs from JAX: negative ``scatter_dimension``, ``split_axis`` and ``concat_axis``
 count from the end (JAX fails on them); under vmap, ``ppermute`` accepts partial permutations
 (lanes that receive nothing get zeros, as under shard_map); an unbound name in ``pmax``/``pmin``
-is reported with their own name. ``pvary`` is absent, as in JAX 0.10.
+is reported with their own name. ``pvary`` is absent, as in JAX 0.10 (``pcast(x, axes,
+to='varying')`` is its spelling).
+
+Inside a ``shard_map`` body with ``check_vma=True`` (see ember/transforms/shard_map.py) the
+collectives follow JAX 0.10.2's typing of values by the mesh axes they vary over: ``psum`` of a
+value that does not vary over an axis first makes it vary (``pvary``: every device then adds the
+same value, so the result is n times it) and binds ``psum_invariant``; ``pmax``, ``pmin``,
+``all_gather``, ``psum_scatter``, ``all_to_all`` and ``ppermute`` likewise ``pvary`` their
+operand over their axes first.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -29,9 +37,9 @@ from ember.lax.reductions import _canonical_axis
 from ember.primitives import collectives as coll
 
 __all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index",
-           "axis_index_p", "axis_size", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute",
-           "ppermute_p", "pshuffle", "psum", "psum_p", "psum_scatter", "reduce_scatter_p",
-           "with_sharding_constraint"]
+           "axis_index_p", "axis_size", "pcast", "pmax", "pmax_p", "pmean", "pmin", "pmin_p",
+           "ppermute", "ppermute_p", "pshuffle", "pswapaxes", "psum", "psum_p", "psum_scatter",
+           "reduce_scatter_p", "with_sharding_constraint"]
 
 psum_p, pmax_p, pmin_p = coll.psum_p, coll.pmax_p, coll.pmin_p
 all_gather_p, reduce_scatter_p = coll.all_gather_p, coll.reduce_scatter_p
@@ -64,6 +72,37 @@ def _groups(axis_index_groups, axes=()):
 def _map(fn, x):
   leaves, tree = pytree.flatten(x)
   return pytree.unflatten(tree, [fn(leaf) for leaf in leaves])
+
+
+# --- typing by varying manual axes (shard_map with check_vma) -----------------------------------
+
+def _typed(names) -> bool:
+  """Whether a collective over ``names`` follows shard_map's typing: its named axes are all
+  manual axes of a checked body."""
+  names = coll.named_axes(names)
+  vma = core.vma_axes()
+  return bool(names) and all(n in vma for n in names)
+
+
+def _vary(v, names):
+  """``v`` made to vary over the manual axes of ``names`` it does not vary over yet (what JAX
+  inserts before a collective)."""
+  missing = tuple(n for n in coll.named_axes(names) if n in core.vma_axes()
+                  and n not in get_aval(v).vma)
+  return coll.pvary(v, missing) if missing else v
+
+
+def _vary_state(aval, axes, api_name: str) -> str:
+  """'varying' or 'invarying': how ``aval`` relates to all of ``axes`` (JAX's error when they
+  differ)."""
+  states = {"varying" if a in aval.vma else "invarying" for a in axes}
+  if len(states) > 1:
+    raise ValueError(
+        f"{api_name} can only accept axis_name which corresponds to one of varying, unreduced, "
+        f"reduced or invarying state of the input. Got input type: "
+        f"{aval.str_short(short_dtypes=False)}, axes: {tuple(axes)} and input state: "
+        "{'varying', 'invarying'}")
+  return states.pop()
 
 
 # --- all-reduce ------------------------------------------------------------------------------
@@ -106,12 +145,22 @@ def psum(x, axis_name, *, axis_index_groups=None):
     return x
   groups = _groups(axis_index_groups, axes)
   leaves, tree = pytree.flatten(x)
+  if core.vma_axes():
+    for v in leaves:
+      _vary_state(get_aval(v), axes, "jax.lax.psum")
   leaves = [lax.convert_element_type(v, np.int32) if get_aval(v).dtype == np.bool_ else v
             for v in leaves]
   if not any(isinstance(v, Tracer) for v in leaves):
     size = coll.group_size(coll.named_axes(axes), groups)
     return pytree.unflatten(tree, [_const_psum(v, axes, size) for v in leaves])
   _check_bound(axes, "psum")
+  if _typed(axes):
+    if groups is not None:
+      raise NotImplementedError("psum with axis_index_groups inside a shard_map body with "
+                                "check_vma=True is not supported (as in JAX); pass "
+                                "check_vma=False to shard_map.")
+    return pytree.unflatten(tree, [coll.psum_invariant_p.bind(_vary(v, axes), axes=axes)
+                                   for v in leaves])
   return pytree.unflatten(tree, [psum_p.bind(v, axes=axes, axis_index_groups=groups)
                                  for v in leaves])
 
@@ -136,7 +185,7 @@ def _extremum(prim, doc: str, example_result: str):
     axes = coll.as_names(axis_name)
     groups = _groups(axis_index_groups, axes)
     _check_bound(axes, prim.name)
-    return _map(lambda v: prim.bind(v, axes=axes, axis_index_groups=groups), x)
+    return _map(lambda v: prim.bind(_vary(v, axes), axes=axes, axis_index_groups=groups), x)
   f.__name__ = f.__qualname__ = prim.name
   f.__doc__ = (f"{doc} of ``x`` over the lanes of ``axis_name`` (names, and ints for "
                "positional axes), on every lane. Not differentiable, as in JAX.\n\n"
@@ -155,12 +204,18 @@ pmin = _extremum(pmin_p, "Minimum", "Array([1, 1, 1], dtype=int32)")
 
 # --- gathering and scattering ------------------------------------------------------------------
 
-def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bool = False):
+def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bool = False,
+               to: str = "varying"):
   """Every lane's ``x``, stacked along a new axis ``axis`` (concatenated along the existing
   ``axis`` when ``tiled``), on every lane.
 
+  Inside a ``shard_map`` body with ``check_vma=True`` the result is typed as varying over
+  ``axis_name`` (``to='varying'``, the default) or as invariant (``to='invarying'``, which
+  transposes to each device's slice of the cotangent). ``to='reduced'`` is not supported.
+
   Raises:
-    NameError: for an unbound axis name. ValueError: for ``axis`` out of bounds.
+    NameError: for an unbound axis name.
+    ValueError: for ``axis`` out of bounds or an unknown ``to``.
 
   Example:
       >>> import ember, ember.numpy as jnp
@@ -169,12 +224,25 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bo
       Array([[0, 1],
              [0, 1]], dtype=int32)
   """
+  if to not in ("varying", "invarying", "reduced"):
+    raise ValueError("Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values "
+                     "are: {'varying', 'invarying', 'reduced'}")
+  if to == "reduced":
+    raise NotImplementedError("all_gather(..., to='reduced') is not supported: ember has no "
+                              "reduced types.")
   names = coll.as_names(axis_name)
+  if to == "invarying" and axis_index_groups is not None:
+    raise NotImplementedError("all_gather(..., to='invarying') with axis_index_groups is not "
+                              "supported (as in JAX).")
   groups = _groups(axis_index_groups)
   size = coll.group_size(names, groups)
   def bind(v):
     ndim = np.ndim(v)
     dim = _canonical_axis(axis, ndim if tiled else ndim + 1)
+    v = _vary(v, names)
+    if to == "invarying":
+      return coll.all_gather_invariant_p.bind(v, all_gather_dimension=dim, axis_name=names,
+                                              axis_size=size, tiled=bool(tiled))
     return all_gather_p.bind(v, all_gather_dimension=dim, axis_name=names,
                              axis_index_groups=groups, axis_size=size, tiled=bool(tiled))
   return _map(bind, x)
@@ -202,7 +270,7 @@ def psum_scatter(x, axis_name, *, scatter_dimension: int = 0, axis_index_groups=
     shape = np.shape(v)
     dim = _canonical_axis(scatter_dimension, len(shape))
     coll.scattered_shape(shape, dim, size, tiled)
-    return reduce_scatter_p.bind(v, scatter_dimension=dim, axis_name=names,
+    return reduce_scatter_p.bind(_vary(v, names), scatter_dimension=dim, axis_name=names,
                                  axis_index_groups=groups, axis_size=size, tiled=bool(tiled))
   return _map(bind, x)
 
@@ -245,10 +313,26 @@ def all_to_all(x, axis_name, split_axis: int, concat_axis: int, *, axis_index_gr
         concat += split < concat
         split += concat < split
         v = lax.expand_dims(v, (concat,))
+    v = _vary(v, coll.as_names(axis_name))
     out = all_to_all_p.bind(v, split_axis=split, concat_axis=concat, axis_name=axis_name,
                             axis_index_groups=groups, tiled=bool(tiled))
     return out if tiled or split == concat else lax.squeeze(out, (split,))
   return _map(bind, x)
+
+
+def pswapaxes(x, axis_name, axis: int, *, axis_index_groups=None):
+  """Swaps the named axis ``axis_name`` with the positional axis ``axis``: ``all_to_all(x,
+  axis_name, axis, axis)``, so ``x.shape[axis]`` must equal the named axis's size.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember import lax
+      >>> ember.vmap(lambda x: lax.pswapaxes(x, 'i', 0), axis_name='i')(
+      ...     jnp.arange(4).reshape(2, 2))
+      Array([[0, 2],
+             [1, 3]], dtype=int32)
+  """
+  return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
 
 
 # --- permutations ------------------------------------------------------------------------------
@@ -290,7 +374,7 @@ def ppermute(x, axis_name, perm):
   names = coll.as_names(axis_name)
   _check_bound(names, "ppermute")
   perm = _check_perm(perm, coll.group_size(names, None), names)
-  return _map(lambda v: ppermute_p.bind(v, axis_name=names, perm=perm), x)
+  return _map(lambda v: ppermute_p.bind(_vary(v, names), axis_name=names, perm=perm), x)
 
 
 def pshuffle(x, axis_name, perm):
@@ -306,6 +390,54 @@ def pshuffle(x, axis_name, perm):
   if set(perm) != set(range(len(perm))):
     raise ValueError(f"`perm` does not represent a permutation: {perm}")
   return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+
+# --- casts between varying and invariant types ---------------------------------------------------
+
+def pcast(x, axis_name, *, to: str):
+  """``x`` (a pytree) typed as varying over the mesh axes ``axis_name`` (``to='varying'``) inside
+  a ``shard_map`` body: the device values are unchanged, and a gradient flowing back through it
+  is summed over those axes. JAX's other targets (``'reduced'``, ``'unreduced'``) need reduced
+  types, which ember does not have.
+
+  Raises:
+    TypeError: for a set of axis names.
+    ValueError: for an unknown ``to``, for a value that already varies over ``axis_name``, or
+      outside ``shard_map``.
+    NameError: for an unbound name.
+    NotImplementedError: for ``to='reduced'`` and ``to='unreduced'``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.sharding import PartitionSpec as P
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> f = ember.shard_map(lambda w: ember.lax.pcast(w, "i", to="varying"), mesh=mesh,
+      ...                     in_specs=P(), out_specs=P("i"))
+      >>> print(ember.make_jaxpr(f)(jnp.ones(2)).eqns[0].params["jaxpr"])
+      { lambda ; a:f32[2]. let b:f32[2]{V:i} = pvary[axes=('i',)] a in (b,) }
+  """
+  if isinstance(axis_name, (set, frozenset)):
+    raise TypeError(f"axis_name={axis_name} must be a tuple or a str. Got {axis_name}")
+  axes = tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+  if not axis_name:
+    return x
+  if to not in ("unreduced", "reduced", "varying"):
+    raise ValueError("Got unexpected `to` value. Allowed `to` values are: {'varying', "
+                     "'reduced', 'unreduced'}")
+
+  def cast(v):
+    state = _vary_state(get_aval(v), axes, "jax.lax.pcast")
+    if to != "varying":
+      raise NotImplementedError(f"pcast(..., to={to!r}) is not supported: ember has no "
+                                "reduced or unreduced types.")
+    if state == "varying":
+      raise ValueError(f"Unsupported pcast from=varying, to={to!r}")
+    manual = core.manual_axes_in_scope()
+    if not core.vma_axes() and manual and all(a in manual for a in axes):
+      return v  # an unchecked body: nothing is typed
+    order = [a for a in manual if a in axes] + [a for a in axes if a not in manual]
+    return coll.pvary(v, tuple(order))
+  return _map(cast, x)
 
 
 # --- lane indices ------------------------------------------------------------------------------

@@ -33,12 +33,14 @@ from ember.primitives import indexing as ix
 from ember.primitives.indexing import (GatherDimensionNumbers, ScatterDimensionNumbers,
                                        GatherScatterMode)
 from ember.transforms.jit import jit
+from ember.transforms.staging import staged_scalar
 
 __all__ = [
     "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcast_shapes", "reshape",
     "squeeze", "expand_dims", "transpose", "rev", "slice", "slice_in_dim", "index_in_dim",
     "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
-    "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim", "concatenate", "pad", "iota",
+    "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim", "concatenate", "split",
+    "pad", "iota",
     "broadcasted_iota", "full", "full_like", "collapse", "gather", "scatter", "scatter_add",
     "scatter_sub", "scatter_mul", "scatter_min", "scatter_max", "scatter_apply",
     "GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode",
@@ -525,6 +527,21 @@ def concatenate(operands, dimension: int):
   return st.concatenate_p.bind(*operands, dimension=operator.index(dimension))
 
 
+def split(operand, sizes, axis: int = 0) -> list:
+  """Cut ``operand`` along ``axis`` into pieces of ``sizes`` (which sum to that dimension).
+
+  Example:
+      >>> split(np.arange(3, dtype=np.int32), (1, 2))
+      [Array([0], dtype=int32), Array([1, 2], dtype=int32)]
+  """
+  operand = _to_array(operand)
+  sizes = tuple(sizes)
+  for n in sizes:
+    operator.index(n)
+  return list(st.split_p.bind(operand, sizes=sizes,
+                              axis=_canonicalize_axis(axis, _aval(operand).ndim)))
+
+
 def pad(operand, padding_value, padding_config):
   """Pad ``operand`` with ``padding_value``: ``padding_config`` holds one
   ``(low, high, interior)`` triple per dimension; negative low/high crop.
@@ -602,7 +619,9 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
       dtypes.check_and_canonicalize_user_dtype(dtype, "full")
   value = _scalar_of(fill_value, dtype, weak)
   if not shape:
-    return _to_array(value)
+    staged = None if isinstance(value, core.Tracer) else \
+        staged_scalar(value, ShapedArray((), dtype, weak))
+    return _to_array(value) if staged is None else staged
   return st.broadcast_in_dim_p.bind(value, shape=shape, broadcast_dimensions=(), sharding=None)
 
 
@@ -618,7 +637,8 @@ def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
   weak = dtype is None and aval.weak_type
   dtype = aval.dtype if dtype is None else dtypes.check_and_canonicalize_user_dtype(
       dtype, "full_like")
-  return full(fill_shape, _scalar_of(fill_value, dtype, weak))
+  from ember.primitives.collectives import vary_like
+  return vary_like(full(fill_shape, _scalar_of(fill_value, dtype, weak)), x)
 
 
 # --- gather and scatter -----------------------------------------------------------------------

@@ -2,9 +2,12 @@
 rank/shape broadcasting onto lax's strict primitives."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ember import dtypes
+from ember.config import config
 from ember import lax
 from ember.backend.array import ArrayImpl
 from ember.core.aval import ShapedArray
@@ -76,7 +79,8 @@ def fold_scalar(x, dt, weak: bool):
   t = type(x)
   if (t is float and dt.kind in "fc") or (t is int and dt.kind in "fc") or \
       (t is bool and dt.kind in "biufc"):
-    return dt.type(x)  # exact or correctly rounded; no overflow/wrap possible
+    with np.errstate(over="ignore"):  # 1e5 -> float16 is inf, silently, as in JAX
+      return dt.type(x)  # correctly rounded; no integer wrap possible
   with np.errstate(all="ignore"):
     return np.asarray(x).astype(dt)[()]
 
@@ -118,20 +122,37 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
 
 
 def promote_shapes(fun_name: str, *args):
-  """Rank-promote ``args`` (adding leading size-1 dims) so lax ops can broadcast them."""
+  """Rank-promote ``args`` (adding leading size-1 dims) so lax ops can broadcast them.
+
+  Operands of different nonzero ranks are promoted as ``jax_numpy_rank_promotion`` says:
+  ``"allow"`` silently, ``"warn"`` with a warning, ``"raise"`` not at all (a ValueError).
+  """
   if len(args) < 2:
     return list(args)
   shapes = [np.shape(x) for x in args]
   nd = max(len(s) for s in shapes)
   if all(len(s) in (0, nd) for s in shapes):
-    if len({s for s in shapes if s}) > 1:
-      broadcast_shapes(*shapes)  # raises with NumPy's rule if incompatible
-    return list(args)
+    return list(args)  # no rank promotion: the lax op rejects incompatible shapes, as in JAX
+  if config.jax_numpy_rank_promotion != "allow":
+    _rank_promotion(fun_name, shapes)
   broadcast_shapes(*shapes)
   return [x if len(s) in (0, nd) else
           lax.broadcast_in_dim(x, (1,) * (nd - len(s)) + tuple(s),
                                tuple(range(nd - len(s), nd)))
           for x, s in zip(args, shapes)]
+
+
+def _rank_promotion(fun_name: str, shapes) -> None:
+  described = " ".join(str(tuple(s)) for s in shapes)
+  guide = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+  if config.jax_numpy_rank_promotion == "warn":
+    warnings.warn(f"Following NumPy automatic rank promotion for {fun_name} on shapes "
+                  f"{described}. Set the jax_numpy_rank_promotion config option to 'allow' to "
+                  f"disable this warning; for more information, see {guide}.", stacklevel=4)
+  else:
+    raise ValueError(f"Operands could not be broadcast together for {fun_name} on shapes "
+                     f"{described} and with the config option jax_numpy_rank_promotion='raise'. "
+                     f"For more information, see {guide}.")
 
 
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -155,7 +176,11 @@ def _scalar_operand(arr, scalar):
   if aval.weak_type:
     py = float if dt.kind == "f" else complex if dt.kind == "c" else int
     return py(scalar) if dtypes.canonicalize_dtype(py) == dt else None
-  value = dt.type(scalar)
+  if -65504.0 <= scalar <= 65504.0:  # fits every float dtype
+    value = dt.type(scalar)
+  else:
+    with np.errstate(over="ignore"):  # 1e5 -> float16 is inf, silently, as in JAX
+      value = dt.type(scalar)
   if _state.trace is _EVAL:
     return to_buffer(value, ShapedArray((), dt, False), default_device())
   return value
@@ -198,7 +223,11 @@ def promote_args_numeric(fun_name: str, *args):
 
 
 def canonicalize_axis(axis, ndim: int) -> int:
-  """``axis`` in ``[0, ndim)``; negative axes count from the end (NumPy's AxisError otherwise)."""
+  """``axis`` in ``[0, ndim)``; negative axes count from the end (NumPy's AxisError otherwise).
+
+  Differs from JAX, which raises a plain ValueError: AxisError is also the IndexError the Array API
+  asks for (``except ValueError`` catches both).
+  """
   import operator
   axis = operator.index(axis)
   if not -ndim <= axis < ndim:

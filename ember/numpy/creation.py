@@ -28,6 +28,7 @@ from ember.core.errors import ConcretizationTypeError
 from ember.numpy._util import (broadcast_shapes, canonicalize_axis, check_arraylike,
                                fold_scalar, promote_shapes)
 from ember.transforms.jit import jit
+from ember.transforms.staging import staged_scalar
 
 __all__ = [
     "array", "asarray", "copy", "zeros", "ones", "empty", "full", "zeros_like", "ones_like",
@@ -61,6 +62,10 @@ def _put_host(value, dt, weak: bool = False, device=None):
   dev = _resolve_device(device)
   value = np.asarray(value)
   aval = ShapedArray(value.shape, dt, weak)
+  if dev is None and not value.shape:
+    staged = staged_scalar(value, aval)  # under jit a scalar is a literal, as in JAX
+    if staged is not None:
+      return staged
   return device_put_value(value, aval, dev or backend_client.default_device(),
                           committed=dev is not None)
 
@@ -81,6 +86,13 @@ def _device_or_out_sharding(device, out_sharding):
     raise ValueError("Only one of `device` or `out_sharding` can be set. Got "
                      f"device={device} and out_sharding={out_sharding}")
   return out_sharding
+
+
+def _placed_eagerly(device) -> bool:
+  """Whether a scalar-filled result is built on an explicitly given device outside any trace:
+  JAX then assembles it from per-device shards, which makes it strongly typed
+  (``jnp.full((2,), 1.5, device=d)`` is not weak, ``jnp.full((2,), 1.5)`` is)."""
+  return device is not None and _is_eager()
 
 
 def _like_device(a, device):
@@ -158,6 +170,14 @@ def _leaves(obj) -> list:
   return [obj]
 
 
+def _host_leaves(obj):
+  """A nested sequence with its ember arrays as NumPy arrays: NumPy cannot itself read a 0-d
+  bfloat16 (or other ml_dtypes) array object inside a list."""
+  if isinstance(obj, (list, tuple)):
+    return [_host_leaves(elt) for elt in obj]
+  return np.asarray(obj) if isinstance(obj, ArrayImpl) else obj
+
+
 def _host_value(obj, dt):
   """``obj`` (a NumPy value, nested sequence, buffer...) as (NumPy array, dtype, weak)."""
   if isinstance(obj, (list, tuple)):
@@ -166,6 +186,8 @@ def _host_value(obj, dt):
       raise ValueError("None is not a valid value for jnp.array")
     if dt is None:
       dt = dtypes.result_type(*leaves) if leaves else dtypes.default_float_dtype()
+    if any(isinstance(leaf, ArrayImpl) for leaf in leaves):
+      obj = _host_leaves(obj)
     with np.errstate(invalid="ignore", over="ignore"):
       value = np.array(obj, dtype=dt)
     return value, dt, False
@@ -379,23 +401,26 @@ def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None):
   shape = _shape(shape)
   dt = _user_dtype(dtype, "full")
   if np.ndim(fill_value) == 0:
-    weak = dt is None and dtypes.is_weakly_typed(fill_value)
+    weak = dt is None and dtypes.is_weakly_typed(fill_value) and not _placed_eagerly(device)
     dt = dtypes.dtype(fill_value, canonicalize=True) if dt is None else dt
     return _fill(shape, fill_value, dt, weak, device, "full")
   return _place(broadcast_to(_array(fill_value, dt, False, 0, None), shape), device)
 
 
 def _full_like(fun_name, a, fill_value, dtype, shape, device):
-  check_arraylike(fun_name, a, fill_value)
+  duck = hasattr(a, "shape") and hasattr(a, "dtype")  # ShapeDtypeStruct, avals, NumPy arrays
+  check_arraylike(fun_name, *(() if duck else (a,)), fill_value)
   dt = _user_dtype(dtype, fun_name)
-  fill_shape = np.shape(a) if shape is None else _shape(shape)
+  fill_shape = (tuple(a.shape) if duck else np.shape(a)) if shape is None else _shape(shape)
+  weak = dt is None and dtypes.is_weakly_typed(a) and not _placed_eagerly(device)
   device = _like_device(a, device)
+  from ember.primitives.collectives import vary_like  # inside shard_map: varies as ``a``
   if np.ndim(fill_value) == 0:
-    weak = dt is None and dtypes.is_weakly_typed(a)
     dt = dtypes.dtype(a, canonicalize=True) if dt is None else dt
-    return _fill(fill_shape, fill_value, dt, weak, device, fun_name)
+    return vary_like(_fill(fill_shape, fill_value, dt, weak, device, fun_name), a)
   dt = dtypes.dtype(a, canonicalize=True) if dt is None else dt
-  return _place(broadcast_to(_array(fill_value, dt, False, 0, None), fill_shape), device)
+  return vary_like(_place(broadcast_to(_array(fill_value, dt, False, 0, None), fill_shape),
+                          device), a)
 
 
 def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):

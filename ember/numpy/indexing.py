@@ -260,10 +260,15 @@ def _index_dtype(shape) -> np.dtype:
 
 
 def _normalize_index(i, size: int, dt):
-  """``i`` (an integer array or scalar) as ``dt`` with negative indices wrapped once.
+  """``i`` (an integer array or scalar) as ``dt`` with negative indices wrapped once."""
+  return _as_index_dtype(_wrap_negative(i, size, dt), dt)
 
-  Eagerly, NumPy indices are normalized on the host. While tracing they are staged as JAX
-  stages them (constants, with the ``< 0`` test done in NumPy) so that jaxprs match.
+
+def _wrap_negative(i, size: int, dt):
+  """``i`` with negative indices wrapped once, in its own dtype where it can hold ``size``.
+
+  Eagerly, NumPy indices are normalized on the host (as ``dt``). While tracing they are staged
+  as JAX stages them (constants, with the ``< 0`` test done in NumPy) so that jaxprs match.
   """
   from ember import lax
   if isinstance(i, (int, np.integer)):
@@ -276,18 +281,23 @@ def _normalize_index(i, size: int, dt):
       if i.dtype.kind == "i":
         i = np.where(i < 0, i + size, i)
       return i.astype(dt)
-  elif i.aval.weak_type:
-    i = lax.convert_element_type(i, i.dtype)
-  convert = (lambda v, t: v.astype(t)) if host else lax.convert_element_type
   if dtypes.is_unsigned(i.dtype):
-    return i if i.dtype == dt else lax.convert_element_type(i, dt)
+    return i
+  convert = (lambda v, t: v.astype(t)) if host else lax.convert_element_type
   # Wrap in the index's own dtype when the size fits it (as JAX), else in ``dt``.
   wrap_dt = i.dtype if size <= np.iinfo(i.dtype).max else dt
   if i.dtype != wrap_dt:
     i = convert(i, wrap_dt)
-  negative = np.less(i, 0) if host else lax.lt(i, np.array(0, wrap_dt))
-  i = lax.select_n(negative, i, lax.add(i, np.array(size, wrap_dt)))
-  return i if i.dtype == dt else lax.convert_element_type(i, dt)
+  # The constants are Python ints (weak) for a weakly typed scalar index, as in JAX.
+  weak = not host and i.aval.weak_type and not i.ndim
+  zero, n = (0, size) if weak else (np.array(0, wrap_dt), np.array(size, wrap_dt))
+  negative = np.less(i, 0) if host else lax.lt(i, zero)
+  return lax.select_n(negative, i, lax.add(i, n))
+
+
+def _as_index_dtype(i, dt):
+  from ember import lax
+  return i if isinstance(i, np.ndarray) and i.dtype == dt else lax.convert_element_type(i, dt)
 
 
 def _index_value(i, dt):
@@ -356,10 +366,29 @@ def _advanced_shape(entries) -> tuple:
                      f"shapes {' '.join(str(tuple(s)) for s in shapes)}") from None
 
 
+def _together(entries) -> bool:
+  """Whether the advanced (integer) indices are adjacent."""
+  adv_pos = [p for p, e in enumerate(entries) if e.kind in ("int", "dyn", "arr")]
+  return not adv_pos or adv_pos[-1] - adv_pos[0] + 1 == len(adv_pos)
+
+
+def _broadcast_advanced(wrapped: dict, adv_shape, dt) -> dict:
+  """The advanced indices broadcast to their common shape (NumPy ones on the host), then as
+  ``dt``: first all broadcasts, then all conversions, as JAX stages them."""
+  from ember import lax
+  out = {}
+  for p, v in wrapped.items():
+    if not isinstance(v, np.ndarray) and tuple(np.shape(v)) != tuple(adv_shape):
+      n = len(adv_shape)
+      v = lax.broadcast_in_dim(v, tuple(adv_shape), tuple(range(n - np.ndim(v), n)))
+    out[p] = v
+  return {p: _as_index_dtype(v, dt) for p, v in out.items()}
+
+
 def _layout(entries, adv_shape):
   """NumPy's result axes: the advanced group goes where its first index is, or first if split."""
   adv_pos = [p for p, e in enumerate(entries) if e.kind in ("int", "dyn", "arr")]
-  together = not adv_pos or adv_pos[-1] - adv_pos[0] + 1 == len(adv_pos)
+  together = _together(entries)
   adv_items = [("adv", j) for j in range(len(adv_shape))]
   layout = [] if together else list(adv_items)
   for p, e in enumerate(entries):
@@ -383,8 +412,19 @@ def make_plan(parsed: ParsedIndex) -> _Plan:
   pos_of_adv = [batch_items.index(("adv", j)) for j in range(len(adv_shape))]
   dt = _index_dtype(shape)
   full = batch_shape + (1,)
+  # As JAX: every integer index is wrapped first; then, at the advanced group's place, the
+  # advanced ones are broadcast together and converted, or each scalar one at its own place.
+  weak_ints = parsed.has_arrays and _tracing()  # static ints broadcast as weak constants
+  wrapped = {p: (e.value + shape[e.dim] * (e.value < 0) if e.kind == "int" and weak_ints
+                 else _wrap_negative(e.value, shape[e.dim], dt))
+             for p, e in enumerate(entries) if e.kind in ("int", "dyn", "arr")}
+  group_at = min(wrapped) if parsed.has_arrays and _together(entries) else 0
   parts, index_dims, collapsed, sizes = [], [], [], []  # parts: (value, its batch axes)
-  for e in (e for e in entries if e.kind != "new"):
+  for p, e in enumerate(entries):
+    if parsed.has_arrays and p == group_at:
+      wrapped = _broadcast_advanced(wrapped, adv_shape, dt)
+    if e.kind == "new":
+      continue
     if e.kind == "slice":
       if e.step == 1:
         sizes.append(e.length)
@@ -399,7 +439,7 @@ def make_plan(parsed: ParsedIndex) -> _Plan:
     else:
       sizes.append(1)
       collapsed.append(e.dim)
-      v = _normalize_index(e.value, shape[e.dim], dt)
+      v = wrapped[p] if parsed.has_arrays else _as_index_dtype(wrapped[p], dt)
       nd = len(np.shape(v))
       parts.append((v, tuple(pos_of_adv[len(pos_of_adv) - nd:])))
     index_dims.append(e.dim)
@@ -502,7 +542,7 @@ def getitem(x, idx, *, indices_are_sorted: bool = False, unique_indices: bool = 
   if (gmode != GatherScatterMode.FILL_OR_DROP or only_slices) and not parsed.has_arrays:
     if _static_in_bounds(entries, parsed.shape):
       return _static_basic(x, entries, parsed.shape)
-    if all(e.step == 1 for e in entries if e.kind == "slice"):
+    if all(e.step in (1, -1) for e in entries if e.kind == "slice"):
       return _dynamic_basic(x, entries, parsed.shape)
   return _gather(x, parsed, gmode, fill_value, indices_are_sorted, unique_indices)
 
@@ -548,17 +588,27 @@ def _static_basic(x, entries, shape):
 
 
 def _dynamic_basic(x, entries, shape):
+  """``x[idx]`` for traced integer scalars and slices of step 1 or -1: one ``dynamic_slice``
+  (then ``rev``, ``squeeze`` and new axes), as JAX does.
+
+  While tracing the starts are staged as JAX stages them: with several, each is converted to the
+  index dtype (a constant folds to a literal) and wrapped if negative by ``dynamic_slice``.
+  """
   from ember import lax
   dt = _index_dtype(shape)
-  starts, sizes, squeeze, layout = [], list(shape), [], []
+  tracing = _tracing()
+  starts, sizes, rev, squeeze, layout = [], list(shape), [], [], []
   by_dim = {e.dim: e for e in entries if e.kind != "new"}
   for d in range(len(shape)):
     e = by_dim[d]
     if e.kind == "slice":
-      starts.append(np.array(e.start, dt))
+      start = e.start if e.step > 0 else e.value + 1  # value is the stop
+      starts.append(start if tracing else np.array(start, dt))
       sizes[d] = e.length
+      if e.step < 0:
+        rev.append(d)
     else:
-      starts.append(_index_value(e.value, dt))
+      starts.append(e.value if tracing else _index_value(e.value, dt))
       sizes[d] = 1
       squeeze.append(d)
   for e in entries:
@@ -566,7 +616,11 @@ def _dynamic_basic(x, entries, shape):
       layout.append(("new",))
     elif e.kind == "slice":
       layout.append(("win", e.dim))
+  if tracing and len(starts) > 1:
+    starts = [lax.convert_element_type(i, dt) for i in starts]
   x = lax.dynamic_slice(x, tuple(starts), tuple(sizes))
+  if rev:
+    x = lax.rev(x, tuple(rev))
   if squeeze:
     x = lax.squeeze(x, tuple(squeeze))
   return _add_new_axes(x, layout)
@@ -616,7 +670,8 @@ def _prepare_updates(x, y, target_shape, layout):
   else:
     y = np.asarray(y)
     if y.dtype != dt:
-      y = y.astype(dt)
+      with np.errstate(over="ignore", invalid="ignore"):  # a cast, silent as in JAX
+        y = y.astype(dt)
   shape = tuple(np.shape(y))
   if len(shape) > len(target_shape):
     raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={shape} "

@@ -23,7 +23,7 @@ from ember.core import trace as core
 from ember.core.errors import ConcretizationTypeError
 from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes
 from ember.numpy.shape_ops import (_canonical_shape, _concrete, _dims_str, _dtype, _is_array, _ndim,
-                                   _shape, _slice_axis, _wrap, atleast_1d, atleast_2d, atleast_3d,
+                                   _shape, _wrap, atleast_1d, atleast_2d, atleast_3d,
                                    expand_dims, moveaxis, ravel, reshape, transpose)
 from ember.numpy.taking import _static_take, take
 
@@ -266,22 +266,14 @@ def _split_sizes(n: int, ios, fun_name: str, equal: bool) -> list[int]:
 
 
 def _split_by_sizes(ary, sizes: list[int], axis: int) -> list:
-  fn = getattr(lax, "split", None)
-  if fn is not None and len(sizes) > 1:
-    return list(fn(ary, tuple(sizes), axis))
-  outs, start = [], 0
-  for s in sizes:
-    outs.append(_slice_axis(ary, start, start + s, axis))
-    start += s
-  return outs
+  """One ``lax.split`` with NumPy-int sizes, as JAX's split functions bind it."""
+  return lax.split(_wrap(ary), tuple(np.int64(n) for n in sizes), axis)
 
 
 def _split(fun_name: str, ary, ios, axis: int, equal: bool) -> list:
   check_arraylike(fun_name, ary)
   axis = canonicalize_axis(axis, _ndim(ary))
   sizes = _split_sizes(_shape(ary)[axis], ios, fun_name, equal)
-  if len(sizes) == 1:
-    return [_wrap(ary)]
   return _split_by_sizes(ary, sizes, axis)
 
 

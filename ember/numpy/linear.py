@@ -190,9 +190,9 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
   a_row, b_col = len(sa) > 1, len(sb) > 1
   ka = sa[-1]
   kb = sb[-2] if b_col else sb[0]
-  if ka != kb:
-    raise ValueError("Incompatible types for matmul arguments: "
-                     f"{_short(a)} and {_short(b)}")
+  if ka != kb:  # JAX leaves this to dot_general's check
+    raise TypeError("dot_general requires contracting dimensions to have the same shape, got "
+                    f"{(ka,)} and {(kb,)}.")
   try:
     _util.broadcast_shapes(sa[:-2], sb[:-2])
   except ValueError:

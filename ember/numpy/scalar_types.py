@@ -43,7 +43,7 @@ class _ScalarMeta(type):
     return cls is other or cls.dtype.type == other
 
   def __ne__(cls, other):
-    return not cls.__eq__(other)
+    return not _ScalarMeta.__eq__(cls, other)  # ``cls.__eq__`` would find object's, unbound
 
   def __call__(cls, x):
     from ember.numpy.creation import asarray

@@ -59,6 +59,14 @@ def _const(x, value):
   return fold_scalar(value, _dt(x), False)
 
 
+def _lax_const(x, value):
+  """``value`` in ``x``'s dtype as JAX's ``lax._const`` makes it: weak only when ``x`` is a weak
+  rank-0 value, so a weak array's result becomes strong while a weak scalar's stays weak."""
+  if dtypes.is_weakly_typed(x) and not np.shape(x):
+    return _const(x, value)
+  return fold_scalar(value, _dt(x), False)
+
+
 def _strong(x, value):
   """``value`` as a strong scalar constant of ``x``'s dtype (JAX's ``_lax_const``)."""
   return fold_scalar(value, _dt(x), False)

@@ -18,7 +18,7 @@ from ember import lax
 from ember.core import trace as core
 from ember.numpy._util import check_arraylike, ensure_array, promote_args_inexact
 from ember.numpy.creation import named_jit
-from ember.numpy.ufuncs import _const, _dt, _is, _no_out, _strong, _where
+from ember.numpy.ufuncs import _const, _dt, _is, _lax_const, _no_out, _strong, _where
 from ember.numpy.ufuncs_logic import maximum, minimum
 
 __all__ = [
@@ -112,7 +112,7 @@ def _round(a, decimals):
     if decimals == 0:
       return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
     x = lax.convert_element_type(x, np.float32) if dt == np.float16 else x
-    factor = _const(x, 10 ** decimals)
+    factor = _lax_const(x, 10 ** decimals)
     out = lax.div(lax.round(lax.mul(x, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
     return lax.convert_element_type(out, dt) if dt == np.float16 else out
 
@@ -420,10 +420,10 @@ def modf(x, /, out=None):
 
 def _sinc(x):
   x, = promote_args_inexact("sinc", x)
-  eq_zero = lax.eq(x, _const(x, 0))
-  pi_x = lax.mul(_const(x, np.pi), x)
-  safe_pi_x = _where(eq_zero, _const(x, 1), pi_x)
-  at_zero = lax.add(lax.mul(pi_x, _const(x, 0)), _const(x, 1))
+  eq_zero = lax.eq(x, _lax_const(x, 0))
+  pi_x = lax.mul(_lax_const(x, np.pi), x)
+  safe_pi_x = _where(eq_zero, _lax_const(x, 1), pi_x)
+  at_zero = lax.add(lax.mul(pi_x, _lax_const(x, 0)), _lax_const(x, 1))
   return _where(eq_zero, at_zero, lax.div(lax.sin(safe_pi_x), safe_pi_x))
 
 
@@ -444,9 +444,9 @@ def sinc(x, /):
 
 def _heaviside(x1, x2):
   x1, x2 = promote_args_inexact("heaviside", x1, x2)
-  zero = _const(x1, 0)
+  zero = _lax_const(x1, 0)
   return _where(lax.lt(x1, zero), zero,
-                _where(lax.gt(x1, zero), _const(x1, 1), _where(lax.ne(x1, x1), x1, x2)))
+                _where(lax.gt(x1, zero), _lax_const(x1, 1), _where(lax.ne(x1, x1), x1, x2)))
 
 
 _heaviside_jit = named_jit(_heaviside, "heaviside")

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember import dtypes
 from ember import lax
-from ember.numpy._util import check_arraylike, fold_scalar, promote_args, promote_args_numeric
+from ember.numpy._util import check_arraylike, promote_args, promote_args_numeric
 from ember.numpy.creation import named_jit
-from ember.numpy.ufuncs import _dt, _is, _reduction, _unary_doc, _where, absolute, ufunc
+from ember.numpy.ufuncs import _dt, _is, _lax_const, _reduction, _unary_doc, _where, absolute, ufunc
 
 __all__ = [
     "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater",
@@ -121,8 +120,7 @@ def fmin(x1, x2):
 # --- logical and bitwise ----------------------------------------------------------------------
 
 def _to_bool(x):
-  return x if _dt(x) == np.bool_ else lax.ne(x, fold_scalar(0, _dt(x),
-                                                              dtypes.is_weakly_typed(x)))
+  return x if _dt(x) == np.bool_ else lax.ne(x, _lax_const(x, 0))
 
 
 def _logical(lax_fn, name: str, example: str, result: str):

@@ -17,8 +17,9 @@ from ember import lax
 from ember.numpy._util import (check_arraylike, ensure_array, promote_args_inexact,
                                promote_args_numeric, promote_dtypes_inexact)
 from ember.numpy.creation import named_jit
-from ember.numpy.ufuncs import (_const, _dt, _floor_divide_jit, _is, _strong, _unary_doc, _where,
-                                absolute, ufunc)
+from ember.numpy.shape_ops import broadcast_arrays
+from ember.numpy.ufuncs import (_const, _dt, _floor_divide_jit, _is, _lax_const, _strong,
+                                _unary_doc, _where, absolute, ufunc)
 from ember.numpy.ufuncs_float import _copysign_jit
 
 __all__ = [
@@ -118,17 +119,17 @@ def log2(x, /):
 
   Example:
       >>> import ember.numpy as jnp
-      >>> jnp.log2(8)
-      Array(3., dtype=float32, weak_type=True)
+      >>> jnp.log2(8)  # strong, as in JAX
+      Array(3., dtype=float32)
   """
   x, = promote_args_inexact("log2", x)
   r = lax.log(x)
   if _is(x, "complex"):
     def make(re):
-      ln2 = lax.log(_const(re, 2))
+      ln2 = lax.log(_strong(re, 2))
       return lambda p: lax.div(p, ln2)
     return _scale_real_imag(r, make)
-  return lax.div(r, lax.log(_const(x, 2)))
+  return lax.div(r, lax.log(_strong(x, 2)))
 
 
 def log10(x, /):
@@ -136,20 +137,20 @@ def log10(x, /):
 
   Example:
       >>> import ember.numpy as jnp
-      >>> jnp.log10(100.)
-      Array(2., dtype=float32, weak_type=True)
+      >>> jnp.log10(100.)  # strong, as in JAX
+      Array(2., dtype=float32)
   """
   x, = promote_args_inexact("log10", x)
   r = lax.log(x)
   if _is(x, "complex"):
-    return _scale_real_imag(r, lambda re: lambda p: lax.mul(p, _const(re, 1 / np.log(10))))
-  return lax.mul(r, _const(x, 1 / np.log(10)))
+    return _scale_real_imag(r, lambda re: lambda p: lax.mul(p, _strong(re, 1 / np.log(10))))
+  return lax.mul(r, _strong(x, 1 / np.log(10)))
 
 
 def _scaled(name: str, factor: float, what: str, example: str, result: str):
   def f(x, /):
     x, = promote_args_inexact(name, x)
-    return lax.mul(x, _const(x, factor))
+    return lax.mul(x, _lax_const(x, factor))
   f.__name__ = f.__qualname__ = name
   f.__doc__ = _unary_doc(name, what, example, result)
   return f
@@ -203,7 +204,7 @@ def _logaddexp2_f(x1, x2, /):
   """
   x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
   inv_ln2 = 1 / np.log(2)
-  log_fn = lambda t: lax.mul(_const(t, inv_ln2), lax.log1p(t))  # noqa: E731
+  log_fn = lambda t: lax.mul(_lax_const(t, inv_ln2), lax.log1p(t))  # noqa: E731
   return _logaddexp(x1, x2, log_fn, lax.exp2, None, 2 * np.pi * inv_ln2)
 
 
@@ -237,7 +238,7 @@ def _hypot(x1, x2):
     raise ValueError("jnp.hypot is not well defined for complex-valued inputs. Please convert "
                      "to real values first, such as by using abs(x)")
   x1, x2 = lax.abs(x1), lax.abs(x2)
-  inf = _const(x1, np.inf)
+  inf = _lax_const(x1, np.inf)
   idx_inf = lax.bitwise_or(lax.eq(x1, inf), lax.eq(x2, inf))
   x1, x2 = lax.max(x1, x2), lax.min(x1, x2)
   x = _where(lax.eq(x1, _const(x1, 0)), x1,
@@ -266,7 +267,7 @@ def hypot(x1, x2, /):
 def _euclid_step(a, b):
   nonzero = lax.ne(b, _const(b, 0))
   a_new = _where(nonzero, b, a)
-  b_new = _where(lax.ne(b, _const(b, 0)), lax.rem(a, b), _const(b, 0))
+  b_new = _where(lax.ne(b, _const(b, 0)), lax.rem(a, b), _lax_const(b, 0))
   swap = lax.lt(a_new, b_new)
   return _where(swap, b_new, a_new), _where(lax.lt(a_new, b_new), a_new, b_new)
 
@@ -276,7 +277,7 @@ def _gcd(x1, x2):
   x1, x2 = promote_args_numeric("gcd", x1, x2)
   if not integer:
     raise ValueError("Arguments to jax.numpy.gcd must be integers.")
-  a, b = absolute(x1), absolute(x2)
+  a, b = broadcast_arrays(absolute(x1), absolute(x2))
   while_loop = getattr(lax, "while_loop", None)
   if while_loop is not None:
     def cond(carry):
@@ -385,6 +386,8 @@ def _angle(z, deg):
   else:
     re, im = z, lax.full_like(z, 0)
   re, im = promote_dtypes_inexact(re, im)
+  if _is(z, "float") and not np.shape(z):  # JAX makes a real scalar's angle strong
+    re, im = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (re, im))
   result = lax.atan2(im, re)
   return rad2deg(result) if deg else result
 

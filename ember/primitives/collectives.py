@@ -29,6 +29,24 @@ of their examples, so it only shifts its positional parameters past their batch 
   params (as in JAX), so its abstract evaluation reads the axis sizes in scope.
 - ``axis_index`` (param ``axis_name``): the lane's index along one named axis, int32.
 
+Inside a ``shard_map`` body with ``check_vma=True`` values are typed by the mesh axes they vary
+over (``ShapedArray.vma``, printed ``f32[2]{V:i}``), as in JAX 0.10.2, and three more primitives
+appear:
+
+- ``pvary`` (param ``axes``): the same value, now typed as varying over ``axes`` too (a no-op on
+  the device). Standard operations insert it on operands that vary over fewer axes than the
+  others, so ``w * x`` with a replicated ``w`` and a sharded ``x`` reads ``pvary w``. Its
+  transpose is ``psum_invariant``: the cotangent of a value every device shares is the sum of
+  the devices' cotangents.
+- ``psum_invariant`` (param ``axes``): psum of a value varying over ``axes``, typed invariant
+  over them (``lax.psum`` binds it in checked bodies, after a ``pvary`` when the value did not
+  vary: then every device adds the same value, n times). It transposes to ``pvary``.
+- ``all_gather_invariant`` (``lax.all_gather(..., to='invarying')``): all_gather typed invariant
+  over its axes; it transposes to each device's slice of the cotangent.
+
+The other collectives keep their operand's axes (``pmax``/``pmin`` drop theirs), and
+``axis_index`` varies over its axis.
+
 Inside ``shard_map`` the named axes are mesh axes, and each collective lowers to StableHLO's
 cross-device op (all_reduce, all_gather, reduce_scatter, collective_permute, all_to_all;
 ``axis_index`` reads the partition id) with replica groups of partition ids read off the mesh
@@ -41,7 +59,7 @@ import functools
 import numpy as np
 
 from ember.core import trace as core
-from ember.core.aval import ShapedArray
+from ember.core.aval import ManualAxes, ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.primitives import reductions as red
 from ember.transforms import batching
@@ -78,6 +96,18 @@ def group_size(names: tuple, axis_index_groups) -> int:
   return size
 
 
+def _without(vma: ManualAxes, names) -> ManualAxes:
+  return ManualAxes(a for a in vma.names if a not in names)
+
+
+def _check_names_bound(axes, api_name: str) -> None:
+  """JAX's NameError for a collective over a name no shard_map (or vmap) binds."""
+  for name in named_axes(axes):
+    if core.axis_size(name) is None:
+      raise NameError(f"Found an unbound axis name: {name}. To fix this, please call "
+                      f"{api_name} under `jax.shard_map`.")
+
+
 # --- lowering to cross-device collectives (inside shard_map) ----------------------------------
 
 def _mesh(ctx, prim: str):
@@ -105,11 +135,12 @@ def replica_groups(mesh, names: tuple, axis_index_groups=None) -> np.ndarray:
 
 
 def _groups_attrs(ctx, groups: np.ndarray) -> dict:
-  counter = ctx.module_context.setdefault("channel", [0])
-  counter[0] += 1
+  """Replica groups, and one channel for every collective, as JAX lowers them: devices that
+  take different branches of a ``cond`` (a predicate varying over the mesh) still meet at the
+  branches' collectives."""
   rows = ", ".join("[" + ", ".join(str(int(d)) for d in g) + "]" for g in groups)
   return {"replica_groups": f"dense<[{rows}]> : tensor<{groups.shape[0]}x{groups.shape[1]}xi64>",
-          "channel_handle": f"#stablehlo.channel_handle<handle = {counter[0]}, type = 1>",
+          "channel_handle": "#stablehlo.channel_handle<handle = 1, type = 1>",
           "use_global_device_ids": "unit"}
 
 
@@ -263,6 +294,17 @@ def _reduction(name: str, kind: str, op_name: str, unmapped) -> Primitive:
 psum_p = _reduction("psum", "add", "stablehlo.add", psum_unmapped)
 pmax_p = _reduction("pmax", "max", "stablehlo.maximum", lambda x, size: x)
 pmin_p = _reduction("pmin", "min", "stablehlo.minimum", lambda x, size: x)
+
+
+def _extremum_abstract_eval(x: ShapedArray, *, axes, axis_index_groups) -> ShapedArray:
+  """pmax and pmin give every device the same value: invariant over their named axes."""
+  out = _reduce_abstract_eval(x, axes=axes, axis_index_groups=axis_index_groups)
+  return out.update(vma=_without(x.vma, named_axes(axes)))
+
+
+for _p in (pmax_p, pmin_p):
+  _p.own_vma = True
+  _p.def_rules(abstract_eval=_extremum_abstract_eval)
 
 
 def _psum_transpose(ct, aval: ShapedArray, *, axes, axis_index_groups):
@@ -434,7 +476,8 @@ class _AxisSizedPrimitive(Primitive):
   params do not carry: abstract evaluation is not cached on (avals, params) alone."""
 
   def abstract(self, avals: tuple, params: dict):
-    return self.rule("abstract_eval")(*avals, **params)
+    out = self.rule("abstract_eval")(*avals, **params)
+    return core._standard_vma(out, avals, False)
 
 
 def _all_to_all_abstract_eval(x: ShapedArray, *, split_axis, concat_axis, axis_name,
@@ -497,8 +540,131 @@ def _axis_index_batch_named(name, size, vals, dims, *, axis_name):
   return lax.iota(np.int32, size), 0
 
 
-axis_index_p = Primitive("axis_index")
-axis_index_p.def_rules(abstract_eval=lambda *, axis_name: ShapedArray((), np.dtype(np.int32)),
-                       lower=_axis_index_lower)
+class _ContextPrimitive(Primitive):
+  """A primitive whose output aval depends on the named axes in scope, which its params do not
+  carry: abstract evaluation is not cached on (avals, params) alone."""
+
+  def abstract(self, avals: tuple, params: dict):
+    return self.rule("abstract_eval")(*avals, **params)
+
+
+def _axis_index_abstract_eval(*, axis_name) -> ShapedArray:
+  """The index differs from device to device: varying over its axis in a checked body."""
+  vma = (axis_name,) if axis_name in core.vma_axes() else ()
+  return ShapedArray((), np.dtype(np.int32), vma=ManualAxes(vma))
+
+
+axis_index_p = _ContextPrimitive("axis_index")
+axis_index_p.own_vma = True
+axis_index_p.def_rules(abstract_eval=_axis_index_abstract_eval, lower=_axis_index_lower)
 axis_index_p.axis_names = lambda params: (params["axis_name"],)
 axis_index_p.batch_named = _axis_index_batch_named
+
+
+# --- pvary, psum_invariant, all_gather_invariant (typing by varying axes) -------------------------
+
+def _pvary_abstract_eval(x: ShapedArray, *, axes) -> ShapedArray:
+  _check_names_bound(axes, "pvary")
+  if set(axes) & x.vma:
+    raise ValueError(
+        "pvary is a invariant->variant collective. This means that the axis names mentioned "
+        "in `axes` passed to `pvary` must not be present in `jax.typeof(inp).mat.varying`. "
+        f"Got axes={axes} and jax.typeof(inp)={x.str_short(short_dtypes=False)}")
+  return x.update(vma=core._union_vma([x.vma, ManualAxes(axes)]))
+
+
+def _pvary_impl(x, *, axes):
+  raise ValueError("pvary should be called under jax.shard_map.")
+
+
+def pvary(x, axes: tuple):
+  """``x`` typed as varying over the manual mesh ``axes`` as well (the device value is
+  unchanged); what standard operations insert on operands that vary over fewer axes."""
+  return pvary_p.bind(x, axes=tuple(axes))
+
+
+def vary_like(val, x):
+  """``val`` made to vary over the manual mesh axes the traced ``x`` varies over (inside a
+  checked shard_map body), as JAX's ``full_like`` family makes its results."""
+  if not core.vma_axes() or not isinstance(x, core.Tracer):
+    return val
+  missing = tuple(a for a in x.aval.vma.names if a not in get_aval(val).vma)
+  return pvary(val, missing) if missing else val
+
+
+pvary_p = Primitive("pvary")
+pvary_p.own_vma = True
+pvary_p.def_rules(abstract_eval=_pvary_abstract_eval, impl=_pvary_impl,
+                  lower=lambda ctx, x, *, axes: x,
+                  batch=lambda vals, dims, *, axes: (pvary_p.bind(vals[0], axes=axes), dims[0]))
+deflinear_unary(pvary_p, lambda ct, aval, *, axes: psum_invariant_p.bind(ct, axes=axes))
+core._pvary_bind.append(pvary)
+
+
+def _psum_invariant_abstract_eval(x: ShapedArray, *, axes) -> ShapedArray:
+  _check_names_bound(axes, "psum")
+  if not set(axes) & x.vma:
+    raise ValueError(
+        "psum is a variant->invariant collective. This means that the axis names mentioned in "
+        "`axes` passed to `psum` must be present in `jax.typeof(inp).mat.varying`. Got "
+        f"axes={axes} and jax.typeof(inp).mat.varying={frozenset(x.vma)}")
+  if any(is_positional(a) for a in axes):
+    raise ValueError(f"psum_invariant does not accept integer axes. Got {axes}")
+  return x.update(vma=_without(x.vma, axes))
+
+
+def _psum_invariant_lower(ctx, x, *, axes):
+  return _all_reduce(ctx, x, axes, None, "stablehlo.add", "psum")
+
+
+def _psum_invariant_batch_named(name, size, vals, dims, *, axes):
+  return _reduce_batch_named(name, size, vals, dims, axes=axes, axis_index_groups=None,
+                             prim=psum_p, unmapped=psum_unmapped)
+
+
+psum_invariant_p = Primitive("psum_invariant")
+psum_invariant_p.own_vma = True
+psum_invariant_p.def_rules(
+    abstract_eval=_psum_invariant_abstract_eval, lower=_psum_invariant_lower,
+    batch=lambda vals, dims, *, axes: (psum_invariant_p.bind(vals[0], axes=axes), dims[0]))
+deflinear_unary(psum_invariant_p, lambda ct, aval, *, axes: pvary_p.bind(ct, axes=axes))
+psum_invariant_p.axis_names = lambda params: params["axes"]
+psum_invariant_p.batch_named = _psum_invariant_batch_named
+
+
+def _all_gather_invariant_abstract_eval(x: ShapedArray, *, all_gather_dimension, axis_name,
+                                        axis_size, tiled) -> ShapedArray:
+  _check_names_bound(axis_name, "all_gather_invariant")
+  shape = _gathered_shape(x.shape, all_gather_dimension, axis_size, tiled)
+  return x.update(shape=shape, vma=_without(x.vma, axis_name))
+
+
+def _all_gather_invariant_lower(ctx, x, **params):
+  return _all_gather_lower(ctx, x, axis_index_groups=None, **params)
+
+
+def _all_gather_invariant_transpose(ct, aval, *, all_gather_dimension, axis_name, axis_size,
+                                    tiled):
+  """Each device's slice of the (invariant) cotangent, at its index along the axes."""
+  from ember import lax
+  index = None
+  for name in axis_name:
+    i = axis_index_p.bind(axis_name=name)
+    index = i if index is None else lax.add(lax.mul(index, np.int32(core.axis_size(name))), i)
+  dim = all_gather_dimension
+  block = aval.shape[dim] if tiled else 1
+  ct = pvary(ct, tuple(axis_name))
+  starts = [np.int32(0)] * ct.ndim
+  starts[dim] = lax.mul(index, np.int32(block))
+  sizes = list(ct.shape)
+  sizes[dim] = block
+  out = lax.dynamic_slice(ct, starts, sizes)
+  return out if tiled else lax.squeeze(out, (dim,))
+
+
+all_gather_invariant_p = Primitive("all_gather_invariant")
+all_gather_invariant_p.own_vma = True
+all_gather_invariant_p.def_rules(abstract_eval=_all_gather_invariant_abstract_eval,
+                                 lower=_all_gather_invariant_lower)
+deflinear_unary(all_gather_invariant_p, _all_gather_invariant_transpose)
+all_gather_invariant_p.def_unsupported("batch", "all_gather_invariant is not batched yet")

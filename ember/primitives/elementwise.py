@@ -1008,6 +1008,18 @@ convert_element_type_p.pp_params = lambda params: {  # JAX hides sharding=None
     k: v for k, v in sorted(params.items()) if not (k == "sharding" and v is None)}
 
 
+def _convert_const_fold(x, *, new_dtype, weak_type, sharding=None):
+  """While staging, a scalar constant converts in NumPy to a literal (no equation), as in JAX:
+  ``x + jnp.int8(1)`` for a float32 ``x`` prints ``add a 1.0:f32[]``."""
+  value = np.asarray(x)
+  if np.iscomplexobj(value) and not dtypes.issubdtype(new_dtype, np.complexfloating):
+    value = value.real
+  return value.astype(new_dtype)[()]
+
+
+convert_element_type_p.const_fold = _convert_const_fold
+
+
 def _bitcast_abstract_eval(x, *, new_dtype):
   new_dtype = np.dtype(new_dtype)
   old_bits, new_bits = x.dtype.itemsize * 8, new_dtype.itemsize * 8
@@ -1069,7 +1081,33 @@ def _bitcast_batch(vals, dims, *, new_dtype):
   return bitcast_convert_type_p.bind(batching.moveaxis(x, d, 0), new_dtype=new_dtype), 0
 
 
-select_n_p.def_rules(batch=_full_batch_rule(select_n_p, (0,)))
+def _select_n_batch(vals, dims, **params):
+  """Cases and predicate keep a shared batch axis where they have one (a scalar predicate
+  stays scalar); otherwise the batch axes go to the front, unbatched cases broadcast there and a
+  per-example scalar predicate broadcasts to the cases' shape."""
+  (which, *cases), (wd, *cds) = vals, dims
+  shape = lambda v: get_aval(v).shape
+  if all(d == wd for d in cds):
+    if shape(which) != shape(cases[0]):  # a per-example scalar predicate
+      which = lax.broadcast_in_dim(which, shape(cases[0]), (wd,))
+    return select_n_p.bind(which, *cases, **params), wd
+  if not shape(which) and all(d is not None for d in cds):
+    if all(d == cds[0] for d in cds) or all(shape(c) == shape(cases[0]) for c in cases):
+      cases = [cases[0]] + [batching.moveaxis(c, d, cds[0]) for c, d in zip(cases[1:], cds[1:])]
+      return select_n_p.bind(which, *cases, **params), cds[0]
+  size = batching.batch_size(vals, dims)
+  if shape(which):
+    which = batching.bdim_at_front(which, wd, size)
+  if any(shape(c) for c in cases):
+    cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, cds)]
+  if 0 < len(shape(which)) < len(shape(cases[0])):
+    which = lax.broadcast_in_dim(which, shape(cases[0]), (0,))
+  if len(shape(which)) > len(shape(cases[0])):
+    cases = [lax.broadcast_in_dim(c, shape(which), ()) for c in cases]
+  return select_n_p.bind(which, *cases, **params), 0
+
+
+select_n_p.def_rules(batch=_select_n_batch)
 clamp_p.def_rules(batch=_full_batch_rule(clamp_p, (0, 2)))
 bitcast_convert_type_p.def_rules(batch=_bitcast_batch)
 for _p in [v for v in list(globals().values()) if isinstance(v, Primitive)]:

@@ -2,13 +2,14 @@
 
 The value is unchanged; the SPMD partitioner must give it ``sharding`` at that point (Shardy's
 ``sdy.sharding_constraint``). Eagerly it reshards the array. It is linear and transposes to
-itself (cotangents get the same layout); under vmap the batch axis is one more unsplit dimension.
+itself (cotangents get the same layout); under vmap the batch axis is one more dimension, split
+over the mesh axes ``vmap(spmd_axis_name=)`` names (unsplit without one).
 """
 from __future__ import annotations
 
 from ember.core.trace import Primitive
 from ember.backend import spmd
-from ember.backend.sharding import NamedSharding
+from ember.backend.sharding import NamedSharding, PartitionSpec
 from ember.transforms.ad_util import deflinear_unary
 
 __all__ = ["sharding_constraint_p"]
@@ -41,15 +42,22 @@ def _transpose(ct, aval, **params):
   return sharding_constraint_p.bind(ct, **params)
 
 
-def _batch(vals, dims, *, sharding, **params):
+def _batch(axis, vals, dims, *, sharding, **params):
   (x,), (d,) = vals, dims
-  return sharding_constraint_p.bind(x, sharding=sharding.with_spec(sharding.spec
-                                                                  .with_unsplit_dim(d)),
-                                    **params), d
+  if d is None:
+    return sharding_constraint_p.bind(x, sharding=sharding, **params), d
+  spec = sharding.spec.with_unsplit_dim(d)
+  if axis.spmd_name is not None:  # the batch dimension is split over these mesh axes
+    parts = list(spec)
+    parts[d] = axis.spmd_name
+    while parts and parts[-1] is None:  # as JAX writes the spec
+      parts.pop()
+    spec = PartitionSpec(*parts, unreduced=spec.unreduced, reduced=spec.reduced)
+  return sharding_constraint_p.bind(x, sharding=sharding.with_spec(spec), **params), d
 
 
-sharding_constraint_p.def_rules(abstract_eval=_abstract_eval, impl=_impl, lower=_lower,
-                                batch=_batch)
+sharding_constraint_p.def_rules(abstract_eval=_abstract_eval, impl=_impl, lower=_lower)
+sharding_constraint_p.batch_with_axis = _batch
 deflinear_unary(sharding_constraint_p, _transpose)
 sharding_constraint_p.pp_params = lambda params: {
     "context_mesh": _Text("Mesh()"), "layout": params["layout"], "sharding": params["sharding"],

@@ -1,7 +1,7 @@
 """Structural primitives: they move, copy or create elements without arithmetic.
 
 broadcast_in_dim, reshape, squeeze, transpose, rev, slice, dynamic_slice, dynamic_update_slice,
-concatenate, pad and iota. Every rule validates its static parameters (clear TypeError or
+concatenate, split, pad and iota. Every rule validates its static parameters (clear TypeError or
 ValueError, worded as JAX words them) and lowers to the StableHLO op of the same meaning.
 Gather and scatter live in ``ember.primitives.indexing``.
 
@@ -574,6 +574,56 @@ def _concatenate_batch(vals, dims, *, dimension):
 
 
 concatenate_p.def_rules(batch=_concatenate_batch)
+
+
+# --- split ------------------------------------------------------------------------------------
+
+def _split_abstract_eval(x, *, sizes, axis):
+  if any(n < 0 for n in sizes):
+    raise ValueError(f"Sizes passed to split must be nonnegative, got {list(sizes)}")
+  if x.shape[axis] != sum(sizes):
+    raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the "
+                     f"operand shape {list(x.shape)}")
+  return [ShapedArray(x.shape[:axis] + (int(n),) + x.shape[axis + 1:], x.dtype, x.weak_type)
+          for n in sizes]
+
+
+def _split_lower(ctx, x, *, sizes, axis):
+  outs, lo, hi = [], [0] * x.aval.ndim, list(x.aval.shape)
+  for out in ctx.avals_out:
+    hi[axis] = lo[axis] + out.shape[axis]
+    outs.append(ctx.op1("stablehlo.slice", [x], out, {
+        "start_indices": i64_array(lo), "limit_indices": i64_array(hi),
+        "strides": i64_array([1] * x.aval.ndim)}))
+    lo[axis] = hi[axis]
+  return outs
+
+
+split_p = Primitive("split", multiple_results=True)
+split_p.def_rules(abstract_eval=_split_abstract_eval, lower=_split_lower)
+
+
+def _split_jvp(primals, tangents, *, sizes, axis):
+  (x,), (t,) = primals, tangents
+  outs = split_p.bind(x, sizes=sizes, axis=axis)
+  if type(t) is Zero:
+    return outs, [Zero(tangent_aval(get_aval(o))) for o in outs]
+  return outs, split_p.bind(t, sizes=sizes, axis=axis)
+
+
+def _split_transpose(cts, x, *, sizes, axis):
+  """The pieces' cotangents, joined again (zeros where a piece has none)."""
+  if all(type(ct) is Zero for ct in cts):
+    return [Zero(_aval_of(x))]
+  return [concatenate_p.bind(*[instantiate(ct) for ct in cts], dimension=axis)]
+
+
+def _split_batch(vals, dims, *, sizes, axis):
+  (x,), (d,) = vals, dims
+  return split_p.bind(x, sizes=sizes, axis=batched_axis(axis, d)), [d] * len(sizes)
+
+
+split_p.def_rules(jvp=_split_jvp, transpose=_split_transpose, batch=_split_batch)
 
 
 # --- pad --------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ A pytree is a nested structure of containers (tuples, lists, dicts, namedtuples,
 registered custom nodes) whose non-container elements are *leaves*. Conventions follow JAX:
 
 * ``None`` is an empty subtree, not a leaf;
-* dict keys are flattened in sorted order (``OrderedDict`` keeps insertion order); unflattening
-  restores a dict's original key order (JAX returns keys sorted; the dicts compare equal);
+* dict keys are flattened in sorted order, and unflattening builds dicts (and defaultdicts) with
+  their keys sorted, as JAX does (``OrderedDict`` keeps insertion order);
 * namedtuples are nodes; dataclasses are leaves unless registered with ``register_dataclass``.
 
 The treedef type is optree's ``PyTreeSpec``, exposed here as ``PyTreeDef``; it is hashable and
@@ -21,10 +21,11 @@ Example:
     >>> leaves
     [2, 1]
     >>> pytree.unflatten(treedef, [20, 10])
-    {'b': (10, None), 'a': 20}
+    {'a': 20, 'b': (10, None)}
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import operator
@@ -136,13 +137,42 @@ def keystr(keys: KeyPath, *, simple: bool = False, separator: str = "") -> str:
 
 # --------------------------------------------------------------------------- fast internal helpers
 
+def _sort_dict_node(node: PyTreeDef) -> PyTreeDef:
+  if node.type is dict:
+    return optree.treespec_dict(zip(node.entries(), node.children()), none_is_leaf=_NONE_IS_LEAF,
+                                namespace=NAMESPACE)
+  if node.type is collections.defaultdict:
+    factory = node.unflatten([None] * node.num_leaves).default_factory
+    return optree.treespec_defaultdict(factory, zip(node.entries(), node.children()),
+                                       none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+  return node
+
+
+_sorted_specs: dict[PyTreeDef, PyTreeDef] = {}
+
+
+def sorted_dicts(treedef: PyTreeDef) -> PyTreeDef:
+  """``treedef`` with its dicts' keys in sorted order, so unflattening builds sorted dicts as JAX
+  does. optree's treedefs remember each dict's insertion order but compare and hash without it,
+  so the sorted treedef of every equal one is cached (bounded)."""
+  out = _sorted_specs.get(treedef)
+  if out is None:
+    out = treedef.transform(f_node=_sort_dict_node)
+    if len(_sorted_specs) >= 4096:
+      _sorted_specs.clear()
+    _sorted_specs[treedef] = out
+  return out
+
+
 def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
   """Returns ``(leaves, treedef)``; the hot-path flatten used by transforms.
 
   >>> flatten([1, (2, None)])[0]
   [1, 2]
   """
-  return optree.tree_flatten(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+  leaves, treedef = optree.tree_flatten(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
+                                        namespace=NAMESPACE)
+  return leaves, sorted_dicts(treedef)
 
 
 def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -473,7 +503,8 @@ def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> P
   >>> tree_structure((1, [2])).num_leaves
   2
   """
-  return optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+  return sorted_dicts(optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
+                                            namespace=NAMESPACE))
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -671,7 +702,7 @@ def tree_flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None
     return _flatten_with_path_pred(tree, is_leaf)
   accessors, leaves, treedef = optree.tree_flatten_with_accessor(
       tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
-  return list(zip(map(_to_path, accessors), leaves)), treedef
+  return list(zip(map(_to_path, accessors), leaves)), sorted_dicts(treedef)
 
 
 def tree_leaves_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,

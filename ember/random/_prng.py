@@ -33,7 +33,7 @@ import numpy as np
 
 from ember import dtypes, lax, pytree
 from ember.config import config
-from ember.core.aval import ShapedArray
+from ember.core.aval import ShapeDtypeStruct, ShapedArray
 from ember.core.trace import Primitive, Tracer, get_aval
 from ember.backend.compile import LRUCache
 from ember.lax.structural import canonicalize_shape as _lax_canonicalize_shape
@@ -413,11 +413,36 @@ class PRNGKeyArray:
 
   def __repr__(self):
     data = self._base_array
+    if isinstance(data, ShapeDtypeStruct):  # from eval_shape
+      return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype})"
     if isinstance(data, Tracer):
       return f"Traced<{self.dtype}{list(self.shape)}>overlaying:\n{data!r}"
     return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{np.asarray(data)}"
 
   __str__ = __repr__
+
+
+def _no_arithmetic(name: str, reflected: bool = False):
+  """A binary operator of key arrays: a TypeError naming the dtypes, as in JAX."""
+  def op(self, other):
+    if isinstance(other, PRNGKeyArray):
+      raise TypeError(f"{name} does not accept dtype {self.dtype} at position 0. Accepted "
+                      "dtypes at position 0 are subtypes of integer, floating, complexfloating.")
+    try:
+      theirs = dtypes.canonicalize_dtype(dtypes.dtype(other))
+    except TypeError:
+      return NotImplemented
+    pair = (theirs, self.dtype) if reflected else (self.dtype, theirs)
+    raise TypeError(f"{name} does not accept dtypes {pair[0]}, {pair[1]}.")
+  return op
+
+
+for _dunder, _name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                       ("truediv", "true_divide"), ("floordiv", "floor_divide"),
+                       ("mod", "remainder"), ("and", "bitwise_and"), ("or", "bitwise_or"),
+                       ("xor", "bitwise_xor")]:
+  setattr(PRNGKeyArray, f"__{_dunder}__", _no_arithmetic(_name))
+  setattr(PRNGKeyArray, f"__r{_dunder}__", _no_arithmetic(_name, reflected=True))
 
 
 pytree.register_pytree_node(PRNGKeyArray, lambda k: ((k._base_array,), None),

@@ -68,14 +68,19 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
   """Tangents of integer and bool values are float0, as in JAX; others keep the dtype."""
   if dtypes.is_inexact(aval.dtype):
     return aval
-  return ShapedArray(aval.shape, float0, False)
+  return ShapedArray(aval.shape, float0, False, aval.vma)
 
 
 def zeros_like_aval(aval: ShapedArray):
   from ember import lax
   if aval.dtype == float0:
     return np.zeros(aval.shape, float0)
-  return lax.full(aval.shape, 0, aval.dtype)
+  zero = lax._convert_element_type(0, aval.dtype, aval.weak_type)  # zeros keep the weak type
+  zeros = lax.broadcast(zero, aval.shape) if aval.shape else zero
+  if aval.vma:  # inside shard_map: zeros of a value that varies over mesh axes vary too
+    from ember.primitives.collectives import pvary
+    return pvary(zeros, aval.vma.names)
+  return zeros
 
 
 def instantiate(t, aval: ShapedArray | None = None):
@@ -188,19 +193,23 @@ def deflinear_unary(prim, transpose_fn: Callable) -> None:
 
 def flatten_fun(fun, in_tree, has_aux: bool, aux_box: list, out_box: list):
   """``fun`` on flat leaves returning its output leaves, then (with has_aux) the aux leaves;
-  the output tree goes to ``out_box``, the aux tree and leaf count to ``aux_box``."""
+  the output tree goes to ``out_box``; the aux tree, the aux leaves that are not JAX values and
+  the positions of those that are go to ``aux_box``."""
   def flat_fun(*xs):
     out = fun(*pytree.unflatten(in_tree, xs))
     if has_aux:
       if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise TypeError("has_aux=True requires the function to return a pair (output, aux), "
-                        f"got {type(out).__name__}.")
+        raise TypeError("expected function with aux output to return a two-element tuple, "
+                        f"but got type {type(out)} with value {out!r}")
       out, aux = out
       aux_leaves, aux_tree = pytree.flatten(aux)
-      aux_box.append((aux_tree, len(aux_leaves)))
+      # As in JAX, aux leaves that are not JAX values (any Python object) come back unchanged.
+      traced = [i for i, leaf in enumerate(aux_leaves) if _is_jax_value(leaf)]
+      kept = [None if i in traced else leaf for i, leaf in enumerate(aux_leaves)]
+      aux_box.append((aux_tree, kept, traced))
       leaves, tree = pytree.flatten(out)
       out_box.append(tree)
-      return list(leaves) + list(aux_leaves)
+      return list(leaves) + [aux_leaves[i] for i in traced]
     leaves, tree = pytree.flatten(out)
     out_box.append(tree)
     return leaves
@@ -210,7 +219,18 @@ def flatten_fun(fun, in_tree, has_aux: bool, aux_box: list, out_box: list):
 def split_aux(primals_out, aux_box, has_aux):
   if not has_aux:
     return primals_out, None
-  aux_tree, n = aux_box[0]
+  aux_tree, leaves, traced = aux_box[0]
+  n = len(traced)
   main = primals_out[:len(primals_out) - n]
-  aux = pytree.unflatten(aux_tree, primals_out[len(primals_out) - n:])
-  return main, aux
+  leaves = list(leaves)
+  for i, value in zip(traced, primals_out[len(primals_out) - n:], strict=True):
+    leaves[i] = value
+  return main, pytree.unflatten(aux_tree, leaves)
+
+
+def _is_jax_value(x) -> bool:
+  try:
+    get_aval(x)
+  except TypeError:
+    return False
+  return True

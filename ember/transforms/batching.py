@@ -61,8 +61,7 @@ class BatchTracer(core.Tracer):
   @property
   def aval(self) -> ShapedArray:
     a = core.get_aval(self.val)
-    shape = a.shape[:self.bdim] + a.shape[self.bdim + 1:]
-    return ShapedArray(shape, a.dtype, a.weak_type)
+    return a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
 
   def _origin_msg(self) -> str:
     return getattr(self.val, "_origin_msg", lambda: "")()
@@ -150,12 +149,13 @@ def moveaxis(x, src: int, dst: int):
 
 
 def broadcast_dim(x, size: int, dim: int):
-  """``x`` with a new axis of ``size`` inserted at ``dim`` (every slice a copy of ``x``)."""
-  from ember import lax
+  """``x`` with a new axis of ``size`` inserted at ``dim`` (every slice a copy of ``x``); its
+  broadcast_dimensions are NumPy ints, as JAX's batching rules print them."""
+  from ember.primitives.structural import broadcast_in_dim_p
   a = core.get_aval(x)
   shape = a.shape[:dim] + (size,) + a.shape[dim:]
-  dims = tuple(i for i in range(len(shape)) if i != dim)
-  return lax.broadcast_in_dim(x, shape, dims)
+  dims = tuple(np.delete(np.arange(len(shape)), dim))
+  return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims, sharding=None)
 
 
 def matchaxis(x, src, dst: int, size: int):
@@ -181,6 +181,11 @@ def vectorized_batcher(prim: core.Primitive) -> Callable:
   return rule
 
 
+def _size_one_front(x):
+  """An unbatched operand with a leading axis of size 1 (rank-0 operands stay as they are)."""
+  return broadcast_dim(x, 1, 0) if core.get_aval(x).shape else x
+
+
 def broadcast_batcher(prim: core.Primitive) -> Callable:
   """The rule of an elementwise op whose rank-0 operands broadcast: when every batched operand
   has the same shape and batch axis and the others are rank 0, bind as is; otherwise move batch
@@ -196,18 +201,14 @@ def broadcast_batcher(prim: core.Primitive) -> Callable:
         out = prim.bind(*vals, **params)
         return out, ([d] * len(out) if prim.multiple_results else d)
     # Batch axes go to the front; the other operands get a size-1 axis there (or stay rank 0),
-    # and the op broadcasts size-1 axes as it does for jnp's rank-promoted operands.
-    rank = max(len(_example_shape(v, d)) for v, d in zip(vals, dims))
-    args = []
-    for v, d in zip(vals, dims):
-      shape = core.get_aval(v).shape
-      if d is not_mapped:
-        args.append(lax.reshape(v, (1,) + shape) if shape else v)
-        continue
-      v = moveaxis(v, d, 0)
-      if len(shape) == 1 and rank:  # a per-example scalar among arrays
-        v = lax.reshape(v, shape + (1,) * rank)
-      args.append(v)
+    # and the op broadcasts size-1 axes as it does for jnp's rank-promoted operands. Both are
+    # broadcast_in_dim, printed as JAX prints them (the unbatched operand's dims as NumPy ints).
+    args = [_size_one_front(v) if d is not_mapped else moveaxis(v, d, 0)
+            for v, d in zip(vals, dims)]
+    rank = max(len(core.get_aval(v).shape) for v in args)
+    args = [v if d is not_mapped or len(core.get_aval(v).shape) == rank
+            else lax.expand_dims(v, tuple(range(len(core.get_aval(v).shape), rank)))
+            for v, d in zip(args, dims)]
     out = prim.bind(*args, **params)
     return out, ([0] * len(out) if prim.multiple_results else 0)
   return rule
@@ -218,7 +219,7 @@ def broadcast_batcher(prim: core.Primitive) -> Callable:
 def _batched_aval(a: ShapedArray, d, size: int) -> ShapedArray:
   if d is not_mapped:
     return a
-  return ShapedArray(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
+  return a.update(shape=a.shape[:d] + (size,) + a.shape[d:])
 
 
 def batch_jaxpr(closed: ClosedJaxpr, size: int, in_dims: Sequence, axis_name=None,
@@ -353,7 +354,7 @@ def _normalize_in_axis(x, ax) -> int | None:
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
-         axis_size: int | None = None, spmd_axis_name=None) -> Callable:
+         axis_size: int | None = None, spmd_axis_name=None, sum_match: bool = False) -> Callable:
   """Vectorize ``fun`` over a batch axis of its inputs.
 
   Args:
@@ -364,7 +365,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
     out_axes: like ``in_axes``, for the outputs: where the batch axis goes in each output.
     axis_name: a name for the batch axis, for collectives (``lax.psum(x, axis_name)``...).
     axis_size: the batch size, required only when no argument is mapped.
-    spmd_axis_name: accepted for compatibility; batching ignores it.
+    spmd_axis_name: mesh axis name(s) the batch dimension is split over in the sharding
+      constraints (``with_sharding_constraint``) inside ``fun``.
+    sum_match: when True, an output that is batched but whose out_axes entry is None is summed
+      over the batch axis (instead of an error).
 
   Example:
       >>> import ember, ember.numpy as jnp
@@ -408,6 +412,9 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
     for x, ax in zip(out_leaves, o_axes):
       val, d = trace.unpack(x)
       if ax is None:
+        if d is not not_mapped and sum_match:
+          results.append(val.sum(d))
+          continue
         if d is not not_mapped:
           raise ValueError(f"at vmap out_axes, got axis spec None but output was batched on "
                            f"axis {d}")

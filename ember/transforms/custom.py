@@ -30,7 +30,7 @@ from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms import batching
-from ember.transforms.staging import trace_to_jaxpr
+from ember.transforms.staging import fun_name, trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
 
 __all__ = ["custom_jvp", "custom_vjp", "stop_gradient", "checkpoint", "remat"]
@@ -59,6 +59,13 @@ def _trace_flat(fun, args, kwargs, what: str):
   closed, _ = trace_to_jaxpr(flat, [core.get_aval(x) for x in leaves])
   closed, consts = hoist_consts(closed)
   return closed, consts, leaves, in_tree, out_box[0]
+
+
+def _named_like(fn: Callable, user_fn: Callable) -> Callable:
+  """``fn`` renamed after the user's rule it wraps: jaxprs print rule params by name, and JAX
+  shows the user's (``jvp=f_jvp``, ``fwd=f_fwd``, ``bwd=f_bwd``)."""
+  fn.__name__ = fn.__qualname__ = fun_name(user_fn)
+  return fn
 
 
 def _split_nondiff(fun, nondiff_argnums, args, kwargs):
@@ -110,6 +117,7 @@ def stop_gradient(x):
 # --- custom_jvp ---------------------------------------------------------------------------------
 
 custom_jvp_call_p = core.Primitive("custom_jvp_call", multiple_results=True)
+custom_jvp_call_p.own_vma = True  # outputs vary over the mesh axes its jaxpr says
 
 
 def _materialize(t):
@@ -209,6 +217,7 @@ class custom_jvp:
         raise TypeError("custom_jvp rule returned the wrong number of outputs")
       return o_leaves, t_leaves
 
+    _named_like(flat_jvp, user_jvp)
     outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=closed, jvp=flat_jvp,
                                   name=self.__name__, symbolic_zeros=self.symbolic_zeros,
                                   num_consts=len(consts))
@@ -219,6 +228,7 @@ class custom_jvp:
 
 custom_vjp_call_p = core.Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = core.Primitive("custom_lin", multiple_results=True)
+custom_vjp_call_p.own_vma = custom_lin_p.own_vma = True
 
 
 def _custom_vjp_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_zeros,
@@ -226,9 +236,11 @@ def _custom_vjp_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_z
   primals = primals[num_consts:]
   tangents = tangents[num_consts:]
   out, res = fwd(primals)
+  # Every tangent but float0 ones becomes a linear input: bwd returns a cotangent per primal,
+  # and the transpose must hand one back for each linear input, in its slot.
   ts = [instantiate(t) if type(t) is Zero and t.aval.dtype != float0 else t for t in tangents]
+  nz = tuple(type(t) is not Zero for t in ts)
   ts = [t for t in ts if type(t) is not Zero]
-  nz = tuple(type(t) is not Zero for t in tangents)
   t_out = custom_lin_p.bind(*res, *ts, num_res=len(res), bwd=bwd, nonzero=nz,
                             in_avals=tuple(tangent_aval(core.get_aval(p)) for p in primals),
                             out_avals=tuple(tangent_aval(core.get_aval(o)) for o in out))
@@ -261,6 +273,49 @@ custom_vjp_call_p.pp_params = lambda p: {"name": p["name"], "bwd": p["bwd"],
 custom_lin_p.def_rules(
     abstract_eval=lambda *avals, out_avals, **_: list(out_avals),
     impl=_custom_lin_impl, transpose=_custom_lin_transpose)
+
+
+def _bwd_leaves(cts: tuple, in_tree) -> list:
+  """The leaves of bwd's cotangents, one per primal input leaf (``None`` for a zero): a ``None``
+  stands for a zero of a whole argument or of one leaf inside it."""
+  is_none = lambda x: x is None
+  primals = pytree.unflatten(in_tree, [0] * in_tree.num_leaves)
+  leaves = []
+  ok = len(cts) == len(primals)
+  for c, p in zip(cts, primals) if ok else ():
+    p_tree = pytree.tree_structure(p)
+    if c is None:
+      leaves += [None] * p_tree.num_leaves
+      continue
+    c_leaves, c_tree = pytree.flatten(c, is_leaf=is_none)
+    ok = ok and c_tree == p_tree
+    leaves += c_leaves
+  if not ok:
+    raise TypeError(
+        "Custom VJP bwd rule must produce an output with the same container (pytree) structure "
+        "as the args tuple of the primal function, and in particular must produce a tuple of "
+        "length equal to the number of arguments to the primal function, but got bwd output "
+        f"structure {pytree.flatten(cts, is_leaf=is_none)[1]} for primal input structure "
+        f"{in_tree}.")
+  return leaves
+
+
+def _check_bwd_vma(cts: list, primals: list, in_tree) -> list:
+  """Inside shard_map, bwd's cotangents must vary over the mesh axes their inputs vary over (a
+  ValueError as in JAX; ``pcast`` or ``psum`` in bwd fixes it)."""
+  for i, (c, p) in enumerate(zip(cts, primals)):
+    if c is None:
+      continue
+    c_aval, p_aval = core.get_aval(c), core.get_aval(p)
+    if c_aval.vma != p_aval.vma:
+      paths = pytree.tree_flatten_with_path(pytree.unflatten(in_tree, range(len(primals))))[0]
+      raise ValueError(
+          "Custom VJP bwd rule must produce an output with the same type as the args tuple of "
+          f"the primal function, but at output{pytree.keystr(paths[i][0])} the bwd rule "
+          f"produced an output of type {c_aval.str_short(short_dtypes=False)} corresponding to "
+          f"an input of type {p_aval.str_short(short_dtypes=False)}, so the manual axis types "
+          "do not match")
+  return cts
 
 
 class custom_vjp:
@@ -320,15 +375,9 @@ class custom_vjp:
       if not isinstance(out, (tuple, list)):
         raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
                         f"(non-static) argument; got {type(out).__name__}.")
-      expanded = []
-      for c, p in zip(out, pytree.unflatten(in_tree, range(in_tree.num_leaves))):
-        n = len(pytree.tree_leaves(p))
-        if c is None:
-          expanded.extend([None] * n)
-        else:
-          expanded.extend(pytree.tree_leaves(c))
-      return expanded
+      return _check_bwd_vma(_bwd_leaves(tuple(out), in_tree), leaves, in_tree)
 
+    _named_like(flat_fwd, user_fwd), _named_like(flat_bwd, user_bwd)
     outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=closed, fwd=flat_fwd,
                                   bwd=flat_bwd, name=self.__name__,
                                   symbolic_zeros=self.symbolic_zeros, num_consts=len(consts))
@@ -346,9 +395,27 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_a
       >>> ember.grad(ember.checkpoint(lambda x: jnp.sin(x) * x))(1.0)
       Array(1.3817732, dtype=float32, weak_type=True)
   """
+  if policy is not None:
+    raise NotImplementedError(
+        "checkpoint(policy=...): rematerialization policies are not implemented in ember yet; "
+        "without a policy, checkpoint saves only the function's inputs (JAX's nothing_saveable).")
+  static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
   @functools.wraps(fun)
   def wrapped(*args, **kwargs):
-    closed, consts, leaves, in_tree, out_tree = _trace_flat(fun, args, kwargs, "checkpoint")
+    nums = {i % len(args) for i in static if -len(args) <= i < len(args)}
+    if len(nums) != len(static):
+      raise ValueError(f"the `static_argnums` argument to `checkpoint` / `remat` can only take "
+                       f"integer values greater than or equal to `-len(args)` and less than "
+                       f"`len(args)`, but got {static!r}, while `len(args)` = {len(args)}")
+    dyn = [a for i, a in enumerate(args) if i not in nums]
+
+    def with_static(*d, **kw):  # static arguments reach ``fun`` as the Python values given
+      it = iter(d)
+      return fun(*[args[i] if i in nums else next(it) for i in range(len(args))], **kw)
+
+    closed, consts, leaves, in_tree, out_tree = _trace_flat(with_static, tuple(dyn), kwargs,
+                                                            "checkpoint")
     outs = remat_p.bind(*consts, *leaves, jaxpr=closed, prevent_cse=prevent_cse,
                         differentiated=False, policy=policy)
     return pytree.unflatten(out_tree, outs)
@@ -357,6 +424,7 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_a
 
 remat = checkpoint
 remat_p = core.Primitive("remat2", multiple_results=True)
+remat_p.own_vma = True
 
 
 def _remat_impl(*args, jaxpr, **_):
@@ -442,6 +510,7 @@ def _custom_jvp_batch(axis, vals, dims, *, call_jaxpr, jvp, name, symbolic_zeros
                          axis_name=axis.name, axis_size=axis.size)(
                              list(c[n_new:]), list(primals), tangents)
 
+  _named_like(batched_jvp, jvp)
   outs = custom_jvp_call_p.bind(*consts, *vals, call_jaxpr=batched, jvp=batched_jvp, name=name,
                                 symbolic_zeros=symbolic_zeros, num_consts=n_new + num_consts)
   return outs, out_dims
@@ -464,6 +533,7 @@ def _custom_vjp_batch(axis, vals, dims, *, call_jaxpr, fwd, bwd, name, symbolic_
     # Inputs the same for every example get the sum of the examples' cotangents.
     return [c if c is None or d is not None else c.sum(0) for c, d in zip(ct_in, p_dims)]
 
+  _named_like(batched_fwd, fwd), _named_like(batched_bwd, bwd)
   outs = custom_vjp_call_p.bind(*consts, *vals, call_jaxpr=batched, fwd=batched_fwd,
                                 bwd=batched_bwd, name=name, symbolic_zeros=symbolic_zeros,
                                 num_consts=len(consts) + num_consts)

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from ember import pytree
+from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.transforms.batching import vmap
 from ember.transforms.jvp import jvp
@@ -27,31 +27,41 @@ def _size(aval) -> int:
   return int(np.prod(aval.shape, dtype=np.int64))
 
 
-def _std_basis(avals) -> list[np.ndarray]:
-  """The rows of the identity over the concatenated flattened leaves, cut back into leaves:
-  leaf i gets shape ``(n,) + avals[i].shape``."""
-  n = sum(_size(a) for a in avals)
-  eye = np.eye(n)
-  out, offset = [], 0
-  for a in avals:
-    k = _size(a)
-    out.append(eye[:, offset:offset + k].reshape((n,) + a.shape).astype(a.dtype))
-    offset += k
-  return out
+def _cast_like(x, example, always: bool):
+  """``x`` in ``example``'s dtype and weak type (real part when ``example`` is real); the
+  conversion is staged even when it changes nothing if ``always`` (as JAX does for the basis)."""
+  from ember import lax
+  aval, want = core.get_aval(x), core.get_aval(example)
+  if dtypes.is_complex(aval.dtype) and not dtypes.is_complex(want.dtype):
+    x = lax.real(x)
+    aval = core.get_aval(x)
+  if not always and (aval.dtype, aval.weak_type) == (want.dtype, want.weak_type):
+    return x
+  return lax._convert_element_type(x, want.dtype, want.weak_type)
 
 
-def _split_axis(x, axis: int, avals) -> list:
-  """Cut ``x``'s ``axis`` (of length sum of sizes) into one piece per aval, reshaped to it."""
+def _unravel(tree, axis: int, arr, example=None, always: bool = False):
+  """Cut ``arr``'s ``axis`` (of length the total size of ``tree``'s leaves) into one piece per
+  leaf, each reshaped to the leaf's shape there and cast like ``example`` (or like the leaf)."""
   import ember.numpy as jnp
-  pieces, offset = [], 0
-  shape = x.shape
-  axis = axis % x.ndim
-  for a in avals:
-    k = _size(a)
-    piece = jnp.take(x, jnp.arange(offset, offset + k), axis=axis) if k != shape[axis] else x
-    pieces.append(jnp.reshape(piece, shape[:axis] + a.shape + shape[axis + 1:]))
-    offset += k
-  return pieces
+  leaves, treedef = pytree.flatten(tree)
+  axis = axis % arr.ndim
+  sizes = [_size(core.get_aval(x)) for x in leaves]
+  parts = jnp.split(arr, list(np.cumsum(sizes[:-1])), axis)
+  out = []
+  for part, leaf in zip(parts, leaves):
+    shape = arr.shape[:axis] + core.get_aval(leaf).shape + arr.shape[axis + 1:]
+    out.append(_cast_like(jnp.reshape(part, shape), leaf if example is None else example, always))
+  return pytree.unflatten(treedef, out)
+
+
+def _std_basis(tree):
+  """The rows of the identity over ``tree``'s flattened leaves, as a tree like ``tree`` whose
+  leaves have shape ``(n,) + leaf.shape`` and the leaf's dtype and weak type."""
+  import ember.numpy as jnp
+  leaves = pytree.tree_leaves(tree)
+  n = sum(_size(core.get_aval(x)) for x in leaves)
+  return _unravel(tree, 1, jnp.eye(n, dtype=dtypes.result_type(*leaves)), always=True)
 
 
 def _select(args, argnums):
@@ -74,12 +84,6 @@ def _prepare(fun, argnums, args, kwargs, holomorphic, allow_int, fname):
   return seq, diff, _partial(fun, args, nums, kwargs)
 
 
-def _finish(jac_tree, seq: bool):
-  if seq:
-    return jac_tree
-  return pytree.tree_map(lambda d: d[0], jac_tree, is_leaf=lambda x: isinstance(x, tuple))
-
-
 def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
   """The Jacobian of ``fun`` by forward mode: output shape + input shape per leaf pair.
 
@@ -91,18 +95,10 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
   """
   def jac_f(*args, **kwargs):
     seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, False, "jacfwd")
-    in_leaves, in_tree = pytree.flatten(diff)
-    in_avals = [core.get_aval(x) for x in in_leaves]
-
-    def pushfwd(*basis):
-      return jvp(f, diff, pytree.unflatten(in_tree, basis), has_aux=has_aux)
-
-    outs = vmap(pushfwd, out_axes=(None, -1, None) if has_aux else (None, -1))(
-        *_std_basis(in_avals))
-    jac = outs[1]
-    jac = pytree.tree_map(lambda j: pytree.unflatten(in_tree, _split_axis(j, -1, in_avals)),
-                          jac)
-    jac = _finish(jac, seq)
+    pushfwd = lambda basis: jvp(f, diff, basis, has_aux=has_aux)
+    outs = vmap(pushfwd, out_axes=(None, -1, None) if has_aux else (None, -1))(_std_basis(diff))
+    example = diff if seq else diff[0]
+    jac = pytree.tree_map(lambda y, j: _unravel(example, -1, j, example=y), outs[0], outs[1])
     return (jac, outs[2]) if has_aux else jac
   return jac_f
 
@@ -120,16 +116,11 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, allow_int, "jacrev")
     out = vjp(f, *diff, has_aux=has_aux)
     y, pullback = out[0], out[1]
-    out_leaves, out_tree = pytree.flatten(y)
-    out_avals = [core.get_aval(x) for x in out_leaves]
-    cts = vmap(lambda *basis: pullback(pytree.unflatten(out_tree, basis)))(
-        *_std_basis(out_avals))
-    # cts: one input tree per differentiated argument, leaves (n_out,) + in.shape.
-    ct_leaves, ct_tree = pytree.flatten(cts)
-    split = [_split_axis(c, 0, [core.get_aval(o) for o in out_leaves]) for c in ct_leaves]
-    jac = pytree.unflatten(out_tree, [pytree.unflatten(ct_tree, [s[j] for s in split])
-                                      for j in range(len(out_leaves))])
-    jac = _finish(jac, seq)
+    cts = vmap(pullback)(_std_basis(y))
+    example = diff if seq else diff[0]
+    jac = pytree.tree_map(lambda x, c: _unravel(y, 0, c, example=x), example,
+                          cts if seq else cts[0])
+    jac = pytree.tree_transpose(pytree.tree_structure(example), pytree.tree_structure(y), jac)
     return (jac, out[2]) if has_aux else jac
   return jac_f
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
+import warnings
 from typing import Callable
 
 import optree
@@ -23,15 +25,20 @@ from jaxlib import _jax
 from ember import pytree
 from ember.config import config
 from ember.core import trace as core
+from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
 from ember.backend import cpp_dispatch
+from ember.backend import dispatch
 from ember.backend import spmd
 from ember.backend.sharding import NamedSharding
-from ember.backend.array import ArrayImpl, abstractify, committed_device, to_buffer
-from ember.backend.compile import Executable, LRUCache, compile_jaxpr
-from ember.transforms.staging import DebugInfo, arg_names, trace_to_jaxpr, abstract_leaf
+from ember.backend.array import (ArrayImpl, abstractify, committed_device, device_put_value,
+                                 to_buffer)
+from ember.backend.compile import Executable, LRUCache, compile_jaxpr, donation_attrs
+from ember.backend.compile import module_text as compile_module_text
+from ember.transforms.staging import (DebugInfo, abstract_leaf, arg_names, fun_name,
+                                    trace_to_jaxpr)
 
 __all__ = ["jit", "jit_p", "Lowered", "Compiled", "Traced"]
 
@@ -45,37 +52,79 @@ _CPP_MAX_LEAVES = 100
 # --- the call primitive ---------------------------------------------------------------------
 
 jit_p = core.Primitive("jit", multiple_results=True)
+jit_p.own_vma = True  # its outputs' varying mesh axes are its jaxpr's
 
 
-def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str):
+def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars=None, keep_unused=False) -> dict:
+  """The parameters of a ``jit`` equation: its jaxpr and name, which of its inputs are donated
+  (their buffers may be reused for outputs, and are deleted after an eager call) and whether
+  unused inputs are kept (``jit(keep_unused=)``, which decides whether they are donated)."""
+  if donated_invars is None:
+    donated_invars = (False,) * len(jaxpr.in_avals)
+  return {"jaxpr": jaxpr, "name": name, "donated_invars": tuple(donated_invars),
+          "keep_unused": bool(keep_unused)}
+
+
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, **_):
   return jaxpr.out_avals
 
 
 _jit_executables = LRUCache(2048)
 
 
-def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated_invars, keep_unused):
+  mesh = spmd.find_mesh(jaxpr)
+  if mesh is not None:  # a program over a mesh (a shard_map inside, e.g. a transposed one)
+    mesh = spmd.mesh_of_args(args, mesh, f"jit of {name}")
+    return spmd.run_spmd(jaxpr, args, mesh, spmd.arg_shardings(args, mesh, f"jit of {name}"),
+                         [None] * len(jaxpr.out_avals), f"jit_{name}")
   avals = [x.aval if type(x) is ArrayImpl else abstractify(x) for x in args]
   device = committed_device(args, f"jit of {name}")
   committed = device is not None
   if device is None:
     device = backend_client.default_device()
-  key = (jaxpr, device, committed)
+  donated = donated_invars if any(donated_invars) else None
+  key = (jaxpr, device, committed, donated, keep_unused)
   exe = _jit_executables.get(key)
   if exe is None:
-    exe = compile_jaxpr(jaxpr, device, f"jit_{name}", committed)
+    attrs = donation_attrs(jaxpr.jaxpr, donated, keep_unused)
+    exe = compile_jaxpr(jaxpr, device, f"jit_{name}", committed, attrs)
     _jit_executables[key] = exe
-  return exe.run([to_buffer(x, a, device) for x, a in zip(args, avals)])
+  try:
+    return exe.run(place_args(args, avals, device, donated))
+  except _JaxRuntimeError:
+    _raise_if_deleted(args)
+    raise
 
 
-def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, name: str):
+def place_args(args, avals, device, donated=None) -> list:
+  """The arguments of a program on ``device``. A donated one made from host data gets a buffer
+  of its own: ``to_buffer`` shares the buffers of scalars, which donation would delete."""
+  if donated is None:
+    return [to_buffer(x, a, device) for x, a in zip(args, avals)]
+  return [device_put_value(x, a, device) if d and type(x) is not ArrayImpl else
+          to_buffer(x, a, device) for x, a, d in zip(args, avals, donated)]
+
+
+def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, **_):
   consts = [ctx.constant(c, v.aval) for c, v in zip(jaxpr.consts, jaxpr.jaxpr.constvars)]
   return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, consts, list(args))
 
 
+def _jit_pp_params(params: dict) -> dict:
+  """As JAX prints them: the name, then the rest in name order, defaults left out."""
+  out = {"name": params["name"]}
+  if any(params["donated_invars"]):
+    out["donated_invars"] = params["donated_invars"]
+  out["jaxpr"] = params["jaxpr"]
+  if params["keep_unused"]:
+    out["keep_unused"] = True
+  return out
+
+
 jit_p.def_rules(abstract_eval=_jit_abstract_eval, impl=_jit_impl, lower=_jit_lower)
 jit_p.pp_alias_jaxpr = True  # the inner jaxpr's binders print with the caller's names
-jit_p.pp_params = lambda params: {"name": params["name"], "jaxpr": params["jaxpr"]}
+jit_p.pp_params = _jit_pp_params
 
 
 def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
@@ -121,12 +170,17 @@ def _sharding_leaves(shardings, treedef, what: str) -> list:
 
 
 class _Entry:
-  """One traced signature of a jitted function: its jaxpr, output tree and executables."""
+  """One traced signature of a jitted function: its jaxpr, output tree and executables, and
+  how they are compiled (``donated``: per flat argument, whether it is donated, or None)."""
   __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed", "default_exe",
-               "dyn_args_tree", "layouts")
+               "dyn_args_tree", "layouts", "donated", "keep_unused", "compiler_options",
+               "_attrs")
 
-  def __init__(self, closed: ClosedJaxpr, out_tree, dyn_args_tree=None):
+  def __init__(self, closed: ClosedJaxpr, out_tree, dyn_args_tree=None, donated=None,
+               keep_unused=False, compiler_options=()):
     self.dyn_args_tree = dyn_args_tree
+    self.donated, self.keep_unused, self.compiler_options = donated, keep_unused, compiler_options
+    self._attrs: dict = {}
     # argument shardings -> ((mesh, in, out shardings), its executable), or (None, None) when the
     # program runs on one device
     self.layouts = LRUCache(64)
@@ -136,17 +190,45 @@ class _Entry:
     self.executables: dict = {}
     self.default_exe: Executable | None = None  # uncommitted inputs on the default device
 
-  def spmd_executable(self, layout, name: str) -> Executable:
-    exe = self.executables.get(layout)
-    if exe is None:
-      exe = self.executables[layout] = spmd.compile_spmd(self.closed, *layout, f"jit_{name}")
-    return exe
+  @property
+  def donated_invars(self) -> tuple:
+    """Per input of ``self.jaxpr`` (hoisted consts first), whether it is donated."""
+    n = len(self.closed.in_avals)
+    return (False,) * len(self.consts) + (self.donated or (False,) * n)
 
-  def executable(self, device, committed: bool, name: str) -> Executable:
-    key = (device, committed)
+  def arg_attrs(self, num_partitions: int = 1):
+    """The arguments' donation attributes, computed (and unusable donations warned about) once
+    per partition count."""
+    attrs = self._attrs.get(num_partitions, False)
+    if attrs is False:
+      attrs = self._attrs[num_partitions] = donation_attrs(
+          self.closed.jaxpr, self.donated, self.keep_unused, num_partitions)
+    return attrs
+
+  def module_text(self, name: str, layout=None) -> str:
+    if layout is None:
+      return compile_module_text(self.closed, name, self.arg_attrs())
+    return spmd.module_text(self.closed, *layout, name, self.arg_attrs(layout[0].size))
+
+  def spmd_executable(self, layout, name: str, options: tuple | None = None) -> Executable:
+    """The program over a mesh; ``options`` (XLA's) replace the jit's when given."""
+    options = self.compiler_options if options is None else options
+    key = (layout, options)
     exe = self.executables.get(key)
     if exe is None:
-      exe = self.executables[key] = compile_jaxpr(self.closed, device, f"jit_{name}", committed)
+      exe = self.executables[key] = spmd.compile_spmd(
+          self.closed, *layout, f"jit_{name}", self.arg_attrs(layout[0].size), options)
+    return exe
+
+  def executable(self, device, committed: bool, name: str,
+                 options: tuple | None = None) -> Executable:
+    """The program on one device; ``options`` (XLA's) replace the jit's when given."""
+    options = self.compiler_options if options is None else options
+    key = (device, committed, options)
+    exe = self.executables.get(key)
+    if exe is None:
+      exe = self.executables[key] = compile_jaxpr(self.closed, device, f"jit_{name}", committed,
+                                                  self.arg_attrs(), options)
     return exe
 
 
@@ -170,23 +252,124 @@ def _static_key(value, where: str):
   return value
 
 
+def _index_tuple(x) -> tuple[int, ...]:
+  try:
+    return (operator.index(x),)
+  except TypeError:
+    return tuple(map(operator.index, x))
+
+
+def _str_tuple(x) -> tuple[str, ...]:
+  if isinstance(x, str):
+    return (x,)
+  out = tuple(x)
+  for name in out:
+    if not isinstance(name, str):
+      raise TypeError(f"argument is not a string: {name}")
+  return out
+
+
+def _resolve_donation(fun, sig, argnums, argnames, static_argnames) -> tuple[tuple, tuple]:
+  """``(donate_argnums, donate_argnames)`` as JAX completes and checks them: each is inferred
+  from the other through the signature's positional-or-keyword parameters."""
+  if sig is None:
+    if argnames is not None:
+      raise ValueError(f"Getting the signature of function {fun} failed. Pass donate_argnums "
+                       "instead of donate_argnames.")
+    return (() if argnums is None else _index_tuple(argnums)), ()
+  if argnums is None and argnames is None:
+    return (), ()
+  params = list(sig.parameters.values())
+  by_name = [(i, p.name) for i, p in enumerate(params) if p.kind == p.POSITIONAL_OR_KEYWORD]
+  if argnames is None:
+    argnums = _index_tuple(argnums)
+    argnames = tuple(n for i, n in by_name if i in argnums)
+  elif argnums is None:
+    argnames = _str_tuple(argnames)
+    argnums = tuple(i for i, n in by_name if n in argnames)
+  else:
+    argnums, argnames = _index_tuple(argnums), _str_tuple(argnames)
+  _check_argnums(params, argnums)
+  _check_argnames(params, argnames)
+  both = set(static_argnames) & set(argnames)
+  if both:
+    raise ValueError("static_argnames and donate_argnames cannot intersect. Argument names "
+                     f"{both} appear in both static_argnames and donate_argnames")
+  return argnums, argnames
+
+
+def _check_argnums(params, argnums) -> None:
+  if any(p.kind == p.VAR_POSITIONAL for p in params):
+    return
+  n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+  if argnums and (-min(argnums) > n or max(argnums) >= n):
+    raise ValueError(f"Jitted function has donate_argnums={argnums}, but only accepts {n} "
+                     "positional arguments.")
+
+
+def _check_argnames(params, argnames) -> None:
+  positional = {p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL)}
+  if bad := positional & set(argnames):
+    raise ValueError(f"Jitted function has invalid argnames {bad} in donate_argnames. These are "
+                     "positional-only")
+  if any(p.kind == p.VAR_KEYWORD for p in params):
+    return
+  named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+  if bad := set(argnames) - named:
+    raise ValueError(f"Jitted function has invalid argnames {bad} in donate_argnames. Function "
+                     "does not take these args.")
+
+
+_GPU_PLATFORMS = ("gpu", "cuda", "rocm", "tpu", "METAL")
+
+
+def _placement(device, backend, in_shardings, out_shardings):
+  """The device ``jit(device=, backend=)`` commits its results to (None when neither is set),
+  with JAX's deprecation warning and checks."""
+  if device is None and backend is None:
+    return None
+  warnings.warn("backend and device argument on jit is deprecated. You can use "
+                '`jax.device_put(..., jax.local_devices(backend="cpu")[0])` on the inputs to '
+                "the jitted function to get the same behavior.", DeprecationWarning,
+                stacklevel=4)
+  if device is not None and backend is not None:
+    raise ValueError("can't specify both a device and a backend for jit, got "
+                     f"device={device!r} and backend={backend!r}")
+  for what, value in (("in_shardings", in_shardings), ("out_shardings", out_shardings)):
+    if value is not None:
+      raise ValueError(f"If backend or device is specified on jit, then {what} should not be "
+                       "specified.")
+  if device is not None:
+    return device
+  if backend != "cpu":
+    if backend in _GPU_PLATFORMS:
+      raise RuntimeError(f"Unknown backend: '{backend}' requested, but no platforms that are "
+                         f"instances of {backend} are present. Platforms present are: cpu")
+    raise RuntimeError(f"Unknown backend {backend}. Available backends are ['cpu']")
+  return backend_client.local_devices()[0]
+
+
 class JitWrapped:
   """The result of ``ember.jit(fun)``: call it, or ``.lower(...)``/``.trace(...)`` it."""
 
   def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
                donate_argnums=None, donate_argnames=None, keep_unused=False, device=None,
                backend=None, inline=False, in_shardings=None, out_shardings=None,
-               abstracted_axes=None, compiler_options=None):
+               compiler_options=None):
     if not callable(fun):
       raise TypeError(f"jit requires a callable as its first argument, got {fun!r} of type "
                       f"{type(fun).__name__}.")
     functools.update_wrapper(self, fun)
+    if not hasattr(self, "__name__"):  # e.g. a functools.partial
+      self.__name__ = self.__qualname__ = fun_name(fun)
     self._fun = fun
     try:
       sig = inspect.signature(fun)
       params = list(sig.parameters.values())
     except (TypeError, ValueError):
       sig, params = None, []
+    if sig is not None:  # as JAX's: inspect.signature(jit(f), follow_wrapped=False) works
+      self.__signature__ = sig
     n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) \
         if sig else None
     if isinstance(static_argnames, str):
@@ -201,8 +384,12 @@ class JitWrapped:
     self._static_argnums = tuple(sorted(set(self._static_argnums + extra_nums)))
     self._static_argnames = tuple(sorted(set(static_argnames + extra_names)))
     self._pos_names = pos_names
+    self._donate_argnums, self._donate_argnames = _resolve_donation(
+        fun, sig, donate_argnums, donate_argnames, self._static_argnames)
+    device = _placement(device, backend, in_shardings, out_shardings)
     self._device = device
-    self._donate_argnums = donate_argnums
+    self._keep_unused = bool(keep_unused)
+    self._compiler_options = tuple(compiler_options.items()) if compiler_options else ()
     self._cache = LRUCache(256)
     self._in_shardings, self._out_shardings = in_shardings, out_shardings
     self._inline = inline
@@ -250,8 +437,8 @@ class JitWrapped:
     if not all(type(x) is ArrayImpl for x in leaves):
       return out, None
     avals = tuple([x.aval for x in leaves])  # the key the Python path cached the entry under
-    key = (in_tree, avals, config.jax_enable_x64) if simple else \
-        (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
+    key = (in_tree, avals, config.trace_key) if simple else \
+        (in_tree, avals, statics, config.trace_key, _state.axis_env)
     entry = self._cache.get(key)
     if entry is None:
       return out, None
@@ -269,7 +456,7 @@ class JitWrapped:
       try:  # the hottest case: uncommitted device arrays, signature seen before
         avals = tuple([x.aval for x in leaves])
         if not any([x._committed for x in leaves]):
-          entry = self._cache.get((in_tree, avals, config.jax_enable_x64))
+          entry = self._cache.get((in_tree, avals, config.trace_key))
           if entry is not None and entry.default_exe is not None and self._device is None:
             return entry.out_tree.unflatten(entry.default_exe.run(leaves))
       except AttributeError:
@@ -279,7 +466,7 @@ class JitWrapped:
       except TypeError:
         avals = None
       if avals is not None:
-        key = (in_tree, avals, config.jax_enable_x64)
+        key = (in_tree, avals, config.trace_key)
         entry = self._cache.get(key)
         if entry is None:
           entry = self._trace_entry(args, kwargs, in_tree, avals, key)
@@ -298,9 +485,7 @@ class JitWrapped:
     if exe is None or self._device is not None:
       return self._run_committed(entry, leaves, avals)
     if not all_arrays:
-      device = exe.device
-      leaves = [x if type(x) is ArrayImpl else to_buffer(x, a, device)
-                for x, a in zip(leaves, avals)]
+      leaves = place_args(leaves, avals, exe.device, entry.donated)
     return optree.tree_unflatten(entry.out_tree, exe.run(leaves))
 
   def _run_committed(self, entry: _Entry, leaves, avals):
@@ -326,7 +511,7 @@ class JitWrapped:
     exe = entry.executable(device, committed, self.__name__)
     if not committed and entry.default_exe is None:
       entry.default_exe = exe
-    bufs = [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
+    bufs = place_args(leaves, avals, device, entry.donated)
     return optree.tree_unflatten(entry.out_tree, exe.run(bufs))
 
   # --- programs over a device mesh ---
@@ -399,13 +584,18 @@ class JitWrapped:
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
     # Named axes in scope (inside vmap/shard_map) change what collectives in fun mean.
-    key = (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
+    key = (in_tree, avals, statics, config.trace_key, _state.axis_env)
     entry = self._cache.get(key)
     if entry is None:
       entry = self._trace_entry(args, kwargs, in_tree, avals, key, split=True)
     if _state.trace is _EVAL and not any(isinstance(x, core.Tracer) for x in leaves):
       return self._run(entry, leaves, avals)
-    outs = jit_p.bind(*entry.consts, *leaves, jaxpr=entry.jaxpr, name=self.__name__)
+    if self._compiler_options:
+      raise ValueError(
+          "`compiler_options` can only be passed to top-level `jax.jit`. Got compiler_options="
+          f"{dict(self._compiler_options)} specified on a nested jit with name: {self.__name__}")
+    outs = jit_p.bind(*entry.consts, *leaves, **jit_params(
+        entry.jaxpr, self.__name__, entry.donated_invars, self._keep_unused))
     return pytree.unflatten(entry.out_tree, outs)
 
   def _trace_entry(self, args, kwargs, in_tree, avals, key, split=False) -> _Entry:
@@ -428,9 +618,23 @@ class JitWrapped:
     debug = DebugInfo("jit", self._fun,
                       lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
     closed, _ = trace_to_jaxpr(flat_fun, avals, debug)
-    entry = _Entry(closed, out_tree_box[0], in_tree)
+    entry = _Entry(closed, out_tree_box[0], in_tree, self._donated_leaves(args, kwargs),
+                   self._keep_unused, self._compiler_options)
     self._cache[key] = entry
     return entry
+
+  def _donated_leaves(self, args, kwargs) -> tuple[bool, ...] | None:
+    """Per flat dynamic argument, whether it is donated; None when none is. As in JAX,
+    nothing is donated while ``jax_debug_nans`` is on (a failing call runs again)."""
+    nums, names = self._donate_argnums, self._donate_argnames
+    if not (nums or names) or config.jax_debug_nans:
+      return None
+    flags = (tuple(pytree.tree_map(lambda _, d=i in nums: d, a) for i, a in enumerate(args)
+                   if i not in self._static_argnums),
+             {k: pytree.tree_map(lambda _, d=k in names: d, v) for k, v in kwargs.items()
+              if k not in self._static_argnames})
+    leaves = pytree.tree_leaves(flags)
+    return tuple(leaves) if any(leaves) else None
 
   # --- ahead-of-time ---
 
@@ -438,7 +642,7 @@ class JitWrapped:
     dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
-    key = (in_tree, avals, statics, config.jax_enable_x64, _state.axis_env)
+    key = (in_tree, avals, statics, config.trace_key, _state.axis_env)
     entry = self._cache.get(key) or self._trace_entry(args, kwargs, in_tree, avals, key,
                                                       split=True)
     return Traced(self, entry, in_tree, self._spmd_layout(entry, leaves))
@@ -476,21 +680,90 @@ class Traced:
     return Lowered(self._wrapped, self._entry, self._in_tree, self._layout)
 
 
+# --- jax_debug_nans / jax_debug_infs --------------------------------------------------------
+# While a flag is on (dispatch.on_debug_checks swaps these in), an eager jitted call checks its
+# outputs and, when one holds a nan/inf, runs the function again op by op, where the primitive that
+# made it raises, as JAX's "de-optimized" rerun does.
+
+def _deoptimized(fun, args, kwargs, kind: str, name: str):
+  """Run ``fun`` op by op (each primitive's outputs are checked); if nothing raises, say so."""
+  fun(*args, **kwargs)
+  raise FloatingPointError(
+      f"invalid value ({kind}) encountered in jit({name}). Because jax_debug_nans and/or "
+      "jax_debug_infs is set, the de-optimized function (the function as if the `jit` decorator "
+      "were removed) was run op by op to find the operation that produced it, but it did not "
+      "produce invalid values during its execution. jit's optimizations can produce such a "
+      "value, as can nan/inf constants among the inputs or outputs, like "
+      "`jit(lambda: jnp.nan)()`; removing the `jit` decorator may avoid it.")
+
+
+def _check_jit_outputs(wrapped: "JitWrapped", out, args, kwargs) -> None:
+  kind = dispatch.special_value(pytree.tree_leaves(out))
+  if kind is not None:
+    _deoptimized(wrapped._fun, args, kwargs, kind, wrapped.__name__)
+
+
+_call_python_unchecked = JitWrapped._call_python
+
+
+def _call_python_checked(self, args, kwargs):
+  out = _call_python_unchecked(self, args, kwargs)
+  if _state.trace is _EVAL and not config.jax_disable_jit:
+    _check_jit_outputs(self, out, args, kwargs)
+  return out
+
+
+def _cpp_post_hook(pjit_function, args, kwargs, out) -> None:
+  """jaxlib's C++ dispatcher calls this after each cached call while checks are on."""
+  _check_jit_outputs(pjit_function._cache_miss.__self__, out, args, kwargs)
+
+
+def _jit_impl_checked(*args, jaxpr: ClosedJaxpr, name: str, **params):
+  outs = _jit_impl(*args, jaxpr=jaxpr, name=name, **params)
+  kind = dispatch.special_value(outs)
+  if kind is not None:
+    _deoptimized(lambda *xs: eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *xs), args, {}, kind, name)
+  return outs
+
+
+def _toggle_checks(on: bool) -> None:
+  JitWrapped._call_python = _call_python_checked if on else _call_python_unchecked
+  jit_p.def_rules(impl=_jit_impl_checked if on else _jit_impl)
+  cpp_dispatch.set_post_hook(_cpp_post_hook if on else None)
+
+
+jit_p.checks_own_outputs = True
+dispatch.on_debug_checks(_toggle_checks)
+
+
 class Lowered:
   """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
 
   def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
     self._layout = layout
-    name = f"jit_{wrapped.__name__}"
-    self._text = lowering.module_text(entry.closed, name) if layout is None else \
-        spmd.module_text(entry.closed, *layout, name)
+    self._text = entry.module_text(f"jit_{wrapped.__name__}", layout)
 
   def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+    """The program's text: StableHLO (``dialect=None`` or ``"stablehlo"``) or ``"hlo"``."""
+    if debug_info:
+      raise NotImplementedError("Lowered.as_text(debug_info=True): ember's lowered programs "
+                                "carry no source locations; call as_text() without it.")
+    if self._dialect(dialect) == "hlo":
+      return self.compiler_ir("hlo").as_hlo_text()
     return self._text
 
   def compiler_ir(self, dialect: str | None = None):
+    """The program as an MLIR module (StableHLO) or, for ``"hlo"``, an XLA computation."""
+    if self._dialect(dialect) == "hlo":
+      return lowering.hlo_computation(self._text)
     return lowering.parse_module(self._text)
+
+  @staticmethod
+  def _dialect(dialect: str | None) -> str:
+    if dialect not in (None, "stablehlo", "hlo"):
+      raise ValueError(f"unknown dialect: {dialect}")
+    return dialect or "stablehlo"
 
   @property
   def in_tree(self):
@@ -501,12 +774,16 @@ class Lowered:
     return Traced(self._wrapped, self._entry, self._in_tree).out_info
 
   def compile(self, compiler_options=None) -> "Compiled":
+    """The executable; ``compiler_options`` (XLA's, by name) are added to the jit's."""
+    options = None
+    if compiler_options:
+      options = tuple({**dict(self._entry.compiler_options), **compiler_options}.items())
     if self._layout is not None:
-      exe = self._entry.spmd_executable(self._layout, self._wrapped.__name__)
+      exe = self._entry.spmd_executable(self._layout, self._wrapped.__name__, options)
       return Compiled(self._wrapped, self._entry, exe, self._in_tree)
     device = self._wrapped._device or backend_client.default_device()
     exe = self._entry.executable(device, self._wrapped._device is not None,
-                                 self._wrapped.__name__)
+                                 self._wrapped.__name__, options)
     return Compiled(self._wrapped, self._entry, exe, self._in_tree)
 
 
@@ -535,15 +812,25 @@ class Compiled:
       bufs = [spmd.put_sharded(x, s, a)
               for x, s, a in zip(leaves, self._exe.in_shardings, expected)]
     else:
-      bufs = [to_buffer(x, a, self._exe.device) for x, a in zip(leaves, expected)]
-    return pytree.unflatten(self._entry.out_tree, self._exe.run(bufs))
+      bufs = place_args(leaves, expected, self._exe.device, self._entry.donated)
+    out = pytree.unflatten(self._entry.out_tree, self._exe.run(bufs))
+    if config.jax_debug_nans or config.jax_debug_infs:
+      _check_jit_outputs(self._wrapped, out, args, kwargs)
+    return out
 
 
 def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
         donate_argnums=None, donate_argnames=None, keep_unused=False, device=None, backend=None,
-        inline=False, in_shardings=None, out_shardings=None, abstracted_axes=None,
-        compiler_options=None):
+        inline=False, in_shardings=None, out_shardings=None, compiler_options=None):
   """Compile ``fun`` with XLA; calls with the same argument types reuse the executable.
+
+  ``donate_argnums``/``donate_argnames`` donate arguments' buffers: XLA may reuse them for
+  outputs of the same shape and dtype, and a donated array is deleted after the call (an eager
+  call; nothing is donated inside another jit), as in JAX. ``keep_unused=True`` keeps unused
+  arguments in the program (JAX prunes them, so they are not donated); ``device``/``backend``
+  commit the results to a device (deprecated, as in JAX); ``inline=True`` traces ``fun`` into an
+  enclosing transform instead of staging a ``jit`` equation; ``compiler_options`` are XLA
+  options by name, for a top-level jit.
 
   Example:
       >>> import ember, ember.numpy as jnp
@@ -557,7 +844,7 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
                 donate_argnums=donate_argnums, donate_argnames=donate_argnames,
                 keep_unused=keep_unused, device=device, backend=backend, inline=inline,
                 in_shardings=in_shardings, out_shardings=out_shardings,
-                abstracted_axes=abstracted_axes, compiler_options=compiler_options)
+                compiler_options=compiler_options)
   if fun is None:
     return lambda f: JitWrapped(f, **kwargs)
   return JitWrapped(fun, **kwargs)

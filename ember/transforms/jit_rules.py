@@ -12,7 +12,7 @@ from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend.compile import LRUCache
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
-from ember.transforms.jit import jit_p, hoist_consts
+from ember.transforms.jit import jit_p, jit_params, hoist_consts
 from ember.transforms.batching import batch_jaxpr
 from ember.transforms.jvp import jvp_flat
 from ember.transforms.linearize import LinearizeTrace, backward_pass
@@ -51,12 +51,16 @@ def _jvp_jaxpr(closed: ClosedJaxpr, nonzero: tuple[bool, ...]):
   return hoist_consts(jvp_closed), keep
 
 
-def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated_invars,
+             keep_unused):
   nonzero = tuple(type(t) is not Zero for t in tangents)
   (jvp_closed, consts), keep = _cached(("jvp", jaxpr, nonzero),
                                        lambda: _jvp_jaxpr(jaxpr, nonzero))
+  # As in JAX, a donated primal's tangent is donated too.
+  donated = ((False,) * len(consts) + donated_invars
+             + tuple(d for d, nz in zip(donated_invars, nonzero) if nz))
   outs = jit_p.bind(*consts, *primals, *[t for t in tangents if type(t) is not Zero],
-                    jaxpr=jvp_closed, name=name)
+                    **jit_params(jvp_closed, name, donated, keep_unused))
   n = len(jaxpr.out_avals)
   t_iter = iter(outs[n:])
   t_out = [next(t_iter) if k else Zero(tangent_aval(a))
@@ -123,20 +127,27 @@ def _partial_eval(closed, unknowns, instantiate_out, forward):
 
 
 def _jit_partial_eval(trace, args, params):
-  jaxpr, name = params["jaxpr"], params["name"]
+  jaxpr, name, donated = params["jaxpr"], params["name"], params["donated_invars"]
+  keep_unused = params["keep_unused"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
   known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, unknowns,
                                                              [False] * len(jaxpr.out_avals))
   known, known_consts = hoist_consts(known)
   known_args = [x for x, u in zip(args, unknowns) if not u]
+  # Known inputs the unknown part reads again are not donated (JAX's would be deleted by then).
+  forwarded = {i for kind, i in res_spec if kind == "in"}
+  known_donated = (False,) * len(known_consts) + tuple(
+      d and i not in forwarded for i, (d, u) in enumerate(zip(donated, unknowns)) if not u)
   with core.set_current_trace(trace.parent):
-    known_outs = jit_p.bind(*known_consts, *known_args, jaxpr=known, name=name)
+    known_outs = jit_p.bind(*known_consts, *known_args,
+                            **jit_params(known, name, known_donated, keep_unused))
   n_computed = sum(kind == "out" for kind, _ in res_spec)
   n_known = len(known_outs) - n_computed
   computed = known_outs[n_known:]
   residuals = [args[i] if kind == "in" else computed[i] for kind, i in res_spec]
+  unknown_donated = (False,) * len(residuals) + tuple(d for d, u in zip(donated, unknowns) if u)
   staged = trace.stage(jit_p, [*residuals, *[x for x, u in zip(args, unknowns) if u]],
-                       {"jaxpr": unknown, "name": name})
+                       jit_params(unknown, name, unknown_donated, keep_unused))
   k_iter, u_iter = iter(known_outs[:n_known]), iter(staged)
   return [next(u_iter) if u else next(k_iter) for u in out_unknown]
 
@@ -163,7 +174,7 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple[bool, ...], ct_zero: tup
   return hoist_consts(t_closed)
 
 
-def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused=False, **_):
   linear = tuple(is_undefined(x) for x in args)
   ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
                   for c, a in zip(cts, jaxpr.out_avals))
@@ -173,7 +184,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
                              lambda: _transpose_jaxpr(jaxpr, linear, ct_zero))
   outs = jit_p.bind(*consts, *[x for x in args if not is_undefined(x)],
                     *[c for c, z in zip(cts, ct_zero) if not z],
-                    jaxpr=t_closed, name=name)
+                    **jit_params(t_closed, name, keep_unused=keep_unused))
   it = iter(outs)
   return [next(it) if lin else None for lin in linear]
 
@@ -183,9 +194,11 @@ jit_p.def_rules(jvp=_jit_jvp, partial_eval=_jit_partial_eval, transpose=_jit_tra
 
 # --- batching ----------------------------------------------------------------------------------
 
-def _jit_batch(axis, vals, dims, *, jaxpr: ClosedJaxpr, name: str):
+def _jit_batch(axis, vals, dims, *, jaxpr: ClosedJaxpr, name: str, donated_invars,
+               keep_unused):
   batched, consts, out_dims = batch_jaxpr(jaxpr, axis.size, dims, axis.name, axis.spmd_name)
-  outs = jit_p.bind(*consts, *vals, jaxpr=batched, name=name)
+  donated = (False,) * len(consts) + donated_invars
+  outs = jit_p.bind(*consts, *vals, **jit_params(batched, name, donated, keep_unused))
   return outs, out_dims
 
 

@@ -154,14 +154,17 @@ class _VJP:
     ct = cts[0] if len(cts) == 1 else cts
     leaves, tree = pytree.flatten(ct)
     if tree != self.out_tree:
-      raise TypeError(f"Tree structure of cotangent input {tree}, does not match structure of "
-                      f"primal output {self.out_tree}.")
-    for i, (c, a) in enumerate(zip(leaves, self.out_avals)):
+      raise ValueError(f"unexpected tree structure.\n\nThe argument to a VJP function returned "
+                       f"by `vjp` must match the pytree structure of the differentiated "
+                       f"function's output: expected {self.out_tree}, got {tree}.")
+    for c, a in zip(leaves, self.out_avals):
       ca = core.get_aval(c)
-      if ca.shape != a.shape:
-        raise ValueError(f"Shape of cotangent input to vjp pullback function {ca.shape} must "
-                         f"be the same as the shape of corresponding primal input {a.shape} "
-                         f"(cotangent leaf {i}).")
+      if ca.shape != a.shape or (dtypes.is_inexact(a.dtype) and ca.dtype != a.dtype):
+        want = a.str_short(short_dtypes=False)
+        raise ValueError(
+            f"unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
+            f"{ca.str_short(short_dtypes=False)}, but expected {want} because the corresponding "
+            f"output of the differentiated function had JAX type {want}")
     n_aux = len(self.closed.jaxpr.outvars) - self.n_main
     ct_all = list(leaves) + [Zero(a) for a in self.out_avals[self.n_main:]][:n_aux]
     ct_all = [Zero(a) if (isinstance(c, np.ndarray) and c.dtype == float0) else c
@@ -171,8 +174,10 @@ class _VJP:
     return pytree.unflatten(self.in_tree, outs)
 
 
-def vjp(fun: Callable, *primals, has_aux: bool = False):
+def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
   """``fun(*primals)`` and a function mapping output cotangents to input cotangents.
+
+  ``reduce_axes`` is deprecated in JAX, which refuses it (NotImplementedError); so does ember.
 
   Example:
       >>> import ember, ember.numpy as jnp
@@ -180,6 +185,8 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
       >>> f_vjp(1.0)
       (Array(1., dtype=float32, weak_type=True),)
   """
+  if reduce_axes:
+    raise NotImplementedError("reduce_axes argument to vjp is deprecated")
   leaves, in_tree = pytree.flatten(primals)
   aux_box, out_box = [], []
   flat = _flatten_fun(fun, in_tree, has_aux, aux_box, out_box)
@@ -226,12 +233,16 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
 def linear_transpose(fun: Callable, *primals, reduce_axes=()):
   """The transpose of the linear function ``fun`` at primals of the given shapes/dtypes.
 
+  ``reduce_axes`` is deprecated in JAX, which refuses it (NotImplementedError); so does ember.
+
   Example:
       >>> import ember, ember.numpy as jnp
       >>> f_t = ember.linear_transpose(lambda x: 2.0 * x, 1.0)
       >>> f_t(3.0)
       (Array(6., dtype=float32, weak_type=True),)
   """
+  if reduce_axes:
+    raise NotImplementedError("reduce_axes argument to transpose is deprecated")
   from ember.transforms.staging import make_jaxpr
   leaves, in_tree = pytree.flatten(primals)
   out_box = []
@@ -267,9 +278,14 @@ def _argnums_tuple(argnums, nargs: int, fname: str):
   for a in nums:
     if not isinstance(a, (int, np.integer)):
       raise TypeError(f"argnums must be an int or a tuple of ints, got {argnums!r}.")
-    if not -nargs <= a < nargs:
-      raise ValueError(f"{fname}: argnums {argnums!r} out of bounds for a function called with "
-                       f"{nargs} positional arguments.")
+    if a < -nargs:
+      raise ValueError(f"Positional argument indices, e.g. for `static_argnums`, must have value "
+                       f"greater than or equal to -len(args) and less than len(args), but got "
+                       f"value {a} for len(args) == {nargs}.")
+    if a >= nargs:
+      raise TypeError(f"differentiating with respect to argnums={argnums!r} requires at least "
+                      f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
+                      f"only {nargs} positional arguments.")
   return tuple(a % nargs for a in nums), seq
 
 
@@ -290,14 +306,13 @@ def _check_input_dtype(x, holomorphic: bool, allow_int: bool, fname: str):
 
 
 def _check_scalar_output(out, holomorphic: bool, fname: str):
-  leaves = pytree.tree_leaves(out)
-  if len(leaves) != 1:
-    raise TypeError(f"{fname} requires the function to return a single array (a scalar), got a "
-                    f"pytree with {len(leaves)} leaves. Use jacrev or vjp for other outputs.")
+  leaves, tree = pytree.flatten(out)
+  if len(leaves) != 1 or not pytree.treedef_is_leaf(tree):
+    raise TypeError(f"Gradient only defined for scalar-output functions. Output was {out!r}.")
   aval = core.get_aval(leaves[0])
   if aval.shape != ():
     raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: "
-                    f"{aval.shape}. Use ember.jacrev or ember.vjp for non-scalar outputs.")
+                    f"{aval.shape}.")
   if holomorphic:
     if not dtypes.is_complex(aval.dtype):
       raise TypeError(f"{fname} with holomorphic=True requires outputs with complex dtype, but "
@@ -316,8 +331,17 @@ def _check_scalar_output(out, holomorphic: bool, fname: str):
   return aval
 
 
-def _one_like(aval: ShapedArray):
-  """A scalar one of ``aval``'s dtype and weak type (a literal when traced)."""
+def _one_like(aval: ShapedArray, out):
+  """A scalar one of ``aval``'s dtype and weak type, as JAX seeds the backward pass: an Array,
+  or when ``out`` is being staged, a tracer of that jaxpr standing for the literal 1."""
+  if not isinstance(out, core.Tracer):
+    from ember import lax
+    return lax._convert_element_type(1, aval.dtype, aval.weak_type)
+  if type(out) is JaxprTracer:
+    one = complex(1) if dtypes.is_complex(aval.dtype) else 1.0 if dtypes.is_inexact(aval.dtype) \
+        else 1
+    value = one if aval.weak_type else np.ones((), aval.dtype)
+    return JaxprTracer(out._trace, aval, Literal(value, aval))
   if aval.weak_type:
     py = complex if dtypes.is_complex(aval.dtype) else float
     if dtypes.canonicalize_dtype(py) == aval.dtype:
@@ -331,12 +355,16 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
                    allow_int: bool = False, reduce_axes=()):
   """A function returning ``(fun(*args), grad(fun)(*args))``.
 
+  ``reduce_axes`` is deprecated in JAX, which refuses it (NotImplementedError); so does ember.
+
   Example:
       >>> import ember, ember.numpy as jnp
       >>> ember.value_and_grad(lambda x: x ** 2)(3.0)
       (Array(9., dtype=float32, weak_type=True), Array(6., dtype=float32, weak_type=True))
   """
-  fname = "grad" if getattr(fun, "_ember_grad", False) else "value_and_grad"
+  if reduce_axes:
+    raise NotImplementedError("reduce_axes argument to grad is deprecated")
+  fname = "grad"  # JAX's messages say grad for value_and_grad too
 
   def value_and_grad_f(*args, **kwargs):
     nums, seq = _argnums_tuple(argnums, len(args), fname)
@@ -354,7 +382,10 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
     else:
       ans, pullback = vjp(partial_fun, *diff)
     aval = _check_scalar_output(ans, holomorphic, fname)
-    ct = _one_like(aval)
+    ct = _one_like(aval.update(vma=()), pytree.tree_leaves(ans)[0])
+    if aval.vma:  # inside shard_map the seed varies as the output does (JAX's pvary)
+      from ember.primitives.collectives import pvary
+      ct = pvary(ct, aval.vma.names)
     grads = pullback(ct)
     g = grads if seq else grads[0]
     return ((ans, aux), g) if has_aux else (ans, g)
@@ -366,11 +397,15 @@ def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
          allow_int: bool = False, reduce_axes=()):
   """The gradient of the scalar function ``fun`` with respect to argument(s) ``argnums``.
 
+  ``reduce_axes`` is deprecated in JAX, which refuses it (NotImplementedError); so does ember.
+
   Example:
       >>> import ember, ember.numpy as jnp
       >>> ember.grad(lambda x: jnp.sin(x) * x)(1.0)
       Array(1.3817732, dtype=float32, weak_type=True)
   """
+  if reduce_axes:
+    raise NotImplementedError("reduce_axes argument to grad is deprecated")
   vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
   def grad_f(*args, **kwargs):

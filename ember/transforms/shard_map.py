@@ -8,22 +8,49 @@ must be equal over the axes it leaves out. Inside ``f`` the mesh axes are named 
 collectives (``psum``, ``all_gather``, ``ppermute``...) act across devices.
 
 ``f`` is traced once on block-shaped avals into a jaxpr, and the ``shard_map`` primitive carries
-it. Its rules transform that jaxpr and bind ``shard_map`` again: jvp (tangents share the primals'
-specs), partial evaluation (residuals computed per device leave stacked over every mesh axis),
-transpose and batching (the batch axis is a new unsplit dimension). Transposition treats a
-replicated output as the mean of its equal copies and a replicated input as fed to every copy:
-cotangents of outputs are divided by their number of copies and cotangents of inputs are summed
-(psum) over the axes their spec leaves out, while each collective transposes as it does under
-vmap (psum to psum, all_gather to psum_scatter, ppermute to the inverse permutation).
+it. With ``check_vma=True`` (the default) values in the body are typed, as in JAX 0.10.2, by the
+mesh axes they vary over (their ``vma``, printed ``f32[2]{V:i}``; ``jax.typeof(x).mat.varying``):
+a block of an argument varies over the axes its in_spec splits it over, ``axis_index`` over its
+axis, and a standard operation over the union of its operands' axes, after ``pvary`` has made
+every operand vary over that union (``pvary`` is a no-op on the device). ``psum`` of a value
+typed invariant over an axis first makes it vary (so every device adds the same value and the
+result is n times it) and binds ``psum_invariant``, which is invariant over its axes; the other
+collectives ``pvary`` their operand over their axes too (see ember/primitives/collectives.py).
+``cond`` branches and loop carries must agree in their varying axes (a ``TypeError`` suggesting
+``lax.pcast(..., to='varying')``, as JAX). An output whose type varies over an axis its out_spec
+leaves out is rejected (``ValueError``), and outputs are made to vary over the axes their
+out_specs name. With ``check_vma=False`` nothing is typed, ``psum`` binds ``psum`` and
+``pcast`` does nothing; replicated outputs are then taken as they are (device 0's copy).
+
+Its rules transform that jaxpr and bind ``shard_map`` again: jvp (tangents share the primals'
+specs and types), partial evaluation (residuals the known body computes leave it first,
+concatenated along dimension 0 over the axes they vary over, scalars given a unit dimension, as
+JAX does; every mesh axis without check_vma), transpose (cotangents first, then residuals) and
+batching (the batch axis is a new unsplit dimension). The types make reverse mode exact: the
+transpose of ``pvary`` is ``psum_invariant`` (a replicated input's cotangent is the sum of the
+devices' cotangents) and that of ``psum_invariant`` is ``pvary``, so the transposed body needs
+nothing more. So ``grad`` inside a body, of a replicated parameter and a sharded batch, gives the
+whole batch's gradient on every device, as in JAX (``pmean`` of it changes nothing; ``psum``
+multiplies it by the device count). Without check_vma, transposition treats a replicated output
+as the mean of its equal copies and a replicated input as fed to every copy: cotangents of
+outputs are divided by their number of copies and cotangents of inputs are summed (psum) over
+the axes their spec leaves out; each collective transposes as under vmap (psum to psum,
+all_gather to psum_scatter, ppermute to the inverse permutation).
 
 Lowering puts the body in an ``sdy.manual_computation`` region of a program compiled for the
 mesh (see ember/backend/spmd.py); collectives lower to StableHLO's cross-device ops with replica
-groups read off the mesh.
+groups read off the mesh, all on one channel as in JAX (devices that take different branches of
+a cond still meet at the branches' collectives).
 
-Differences from JAX: JAX 0.10.2 types values inside the body with the axes they vary over
-(``f32[2]{V:x}``) and inserts ``pvary``/``psum_invariant``; ember tracks the same information
-only to check ``out_specs`` (``check_vma=True``), so printed bodies show plain types and ``psum``.
-``axis_names`` must name every mesh axis (partly manual bodies are not supported).
+Differences from JAX: ``axis_names`` must name every mesh axis (partly manual bodies are not
+supported), and shard_maps do not nest. ember's types carry no shardings, so where JAX prints a
+sharding inside a body (``reduce_sum[... out_sharding=NamedSharding(mesh=AbstractMesh(...
+Manual...))]`` from transposing a broadcast, ``reshard`` of a gradient's seed) ember prints
+``out_sharding=None`` and no ``reshard``. There are no reduced or unreduced types
+(``pcast(..., to='reduced')`` and ``all_gather(..., to='reduced')`` raise). A ``cond`` whose
+branches disagree in varying axes is rejected as in JAX, but the advice names the branch to
+change (JAX 0.10.2 names the other one with an empty tuple of axes). Avals also carry ``vma``
+itself (``mat.varying`` is its frozenset), the name older JAX versions used.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -45,7 +72,7 @@ import numpy as np
 
 from ember import pytree
 from ember.core import trace as core
-from ember.core.aval import ShapedArray
+from ember.core.aval import NO_AXES, ManualAxes, ShapedArray
 from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering, spmd
@@ -65,15 +92,18 @@ __all__ = ["shard_map", "shard_map_p"]
 
 P = PartitionSpec
 shard_map_p = core.Primitive("shard_map", multiple_results=True)
+shard_map_p.own_vma = True
 
 
 # --- specs and shapes ---------------------------------------------------------------------
 
-def _mesh_env(mesh: Mesh):
-  """The mesh's axes as named axes in scope (while tracing or transforming a body)."""
+def _mesh_env(mesh: Mesh, check_vma: bool):
+  """The mesh's axes as named, manual axes in scope (while tracing or transforming a body);
+  with ``check_vma`` values are typed by the axes they vary over."""
   stack = contextlib.ExitStack()
   for name, size in zip(mesh.axis_names, mesh.axis_sizes):
     stack.enter_context(core.extend_axis_env(name, size))
+  stack.enter_context(core.manual_axes(mesh.axis_names, check_vma))
   return stack
 
 
@@ -81,12 +111,27 @@ def _factor(spec: PartitionSpec, dim: int, mesh: Mesh) -> int:
   return math.prod(mesh.shape[a] for a in spec.axes_of(dim))
 
 
-def _block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh) -> ShapedArray:
-  return aval.update(shape=tuple(n // _factor(spec, d, mesh) for d, n in enumerate(aval.shape)))
+def _block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh,
+                check_vma: bool) -> ShapedArray:
+  """A device's block of a global value: it varies over the axes its spec splits it over."""
+  vma = _ordered(mesh, spec.mesh_axes()) if check_vma else ()
+  return aval.update(shape=tuple(n // _factor(spec, d, mesh) for d, n in enumerate(aval.shape)),
+                     vma=ManualAxes(vma))
 
 
 def _global_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh) -> ShapedArray:
-  return aval.update(shape=tuple(n * _factor(spec, d, mesh) for d, n in enumerate(aval.shape)))
+  return aval.update(shape=tuple(n * _factor(spec, d, mesh) for d, n in enumerate(aval.shape)),
+                     vma=NO_AXES)
+
+
+def _ordered(mesh: Mesh, names) -> tuple:
+  """``names`` in the mesh's order."""
+  return tuple(a for a in mesh.axis_names if a in set(names))
+
+
+def _spec_of(names: tuple) -> PartitionSpec:
+  """A spec splitting dimension 0 over ``names`` (replicated when there are none)."""
+  return P() if not names else P(names[0]) if len(names) == 1 else P(names)
 
 
 def _unnamed_axes(spec: PartitionSpec, mesh: Mesh) -> tuple:
@@ -200,7 +245,7 @@ def _cached(key, build):
 
 def _jvp(primals, tangents, *, jaxpr, mesh, in_specs, out_specs, **rest):
   nonzero = tuple(type(t) is not Zero for t in tangents)
-  with _mesh_env(mesh):
+  with _mesh_env(mesh, rest["check_vma"]):
     (jvp_closed, consts), keep = _cached(("jvp", jaxpr, nonzero),
                                          lambda: _jvp_jaxpr(jaxpr, nonzero))
   nz = [t for t in tangents if type(t) is not Zero]
@@ -214,27 +259,38 @@ def _jvp(primals, tangents, *, jaxpr, mesh, in_specs, out_specs, **rest):
                     for k, a, s in zip(keep, jaxpr.out_avals, out_specs)]
 
 
-def _stacked_residuals(pe, mesh: Mesh):
-  """Known and unknown bodies where each residual the known part computes leaves with a new
-  leading axis of size one per device (spec: every mesh axis), since it differs by device."""
+def _residual_specs(pe, mesh: Mesh, check_vma: bool) -> list:
+  """How each residual the known body computes leaves it: concatenated along dimension 0 over
+  the mesh axes it varies over (with check_vma; every mesh axis without), as JAX does. Scalar
+  residuals get a dimension of size one first."""
+  n_known = len(pe.known.out_avals) - sum(kind == "out" for kind, _ in pe.residuals)
+  return [_spec_of(a.vma.names if check_vma else mesh.axis_names)
+          for a in pe.known.out_avals[n_known:]]
+
+
+def _residual_bodies(pe, mesh: Mesh):
+  """Known and unknown bodies in which each scalar residual the known part computes leaves with
+  a leading dimension of size one (so that it can be concatenated over devices). The known body
+  returns its residuals first, then its known outputs (JAX's order)."""
   known = pe.known
-  n_res = sum(kind == "out" for kind, _ in pe.residuals)
-  n_known = len(known.out_avals) - n_res
+  n_known = len(known.out_avals) - sum(kind == "out" for kind, _ in pe.residuals)
+  res_avals = [a if kind == "in" or a.shape else a.update(shape=(1,))
+               for a, (kind, _) in zip(pe.unknown.in_avals, pe.residuals)]
 
   def known_fun(*xs):
     outs = eval_jaxpr(known.jaxpr, known.consts, *xs)
-    return outs[:n_known] + [_expand(r) for r in outs[n_known:]]
+    return [r if core.get_aval(r).shape else _expand(r) for r in outs[n_known:]] + \
+        outs[:n_known]
 
   def unknown_fun(*xs):
-    res = [_squeeze(x) if kind == "out" else x for x, (kind, _) in zip(xs, pe.residuals)]
+    res = [_squeeze(x) if a is not b else x
+           for x, a, b in zip(xs, res_avals, pe.unknown.in_avals)]
     return eval_jaxpr(pe.unknown.jaxpr, pe.unknown.consts, *res, *xs[len(res):])
 
   known2 = hoist_consts(trace_to_jaxpr(known_fun, known.in_avals)[0])
-  res_avals = [a.update(shape=(1,) + a.shape) if kind == "out" else a
-               for a, (kind, _) in zip(pe.unknown.in_avals, pe.residuals)]
   unknown_avals = res_avals + list(pe.unknown.in_avals[len(pe.residuals):])
   unknown2 = hoist_consts(trace_to_jaxpr(unknown_fun, unknown_avals)[0])
-  return known2, unknown2, n_known
+  return known2, unknown2
 
 
 def _expand(x):
@@ -251,54 +307,56 @@ def _partial_eval(trace, args, params):
   jaxpr, mesh = params["jaxpr"], params["mesh"]
   in_specs, out_specs = params["in_specs"], params["out_specs"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  with _mesh_env(mesh):
+  with _mesh_env(mesh, params["check_vma"]):
     pe = partial_eval_jaxpr(jaxpr, unknowns, [False] * len(jaxpr.out_avals))
-    (known, k_consts), (unknown, u_consts), n_known = _cached(
-        ("pe", jaxpr, unknowns), lambda: _stacked_residuals(pe, mesh))
-  all_axes = P(tuple(mesh.axis_names))
+    (known, k_consts), (unknown, u_consts) = _cached(
+        ("pe", jaxpr, unknowns), lambda: _residual_bodies(pe, mesh))
+  computed_specs = _residual_specs(pe, mesh, params["check_vma"])
   known_specs = [s for s, u in zip(in_specs, unknowns) if not u]
   k_out_specs = [s for s, u in zip(out_specs, pe.out_unknown) if not u]
-  res_specs = [in_specs[i] if kind == "in" else all_axes for kind, i in pe.residuals]
-  n_computed = sum(kind == "out" for kind, _ in pe.residuals)
+  res_specs = [in_specs[i] if kind == "in" else computed_specs[i] for kind, i in pe.residuals]
   with core.set_current_trace(trace.parent):
     known_outs = _bind(k_consts, [x for x, u in zip(args, unknowns) if not u], known,
-                       known_specs, dict(params, out_specs=tuple(k_out_specs) +
-                                         (all_axes,) * n_computed))
-  computed = known_outs[n_known:]
+                       known_specs, dict(params, out_specs=tuple(computed_specs) +
+                                         tuple(k_out_specs)))
+  computed, known_outs = known_outs[:len(computed_specs)], known_outs[len(computed_specs):]
   residuals = [args[i] if kind == "in" else computed[i] for kind, i in pe.residuals]
   u_specs = res_specs + [s for s, u in zip(in_specs, unknowns) if u]
   staged = _bind(u_consts, [*residuals, *[x for x, u in zip(args, unknowns) if u]], unknown,
                  u_specs, dict(params, out_specs=tuple(s for s, u in zip(out_specs,
                                                                         pe.out_unknown) if u)),
                  bind=trace.stage)
-  k_iter, u_iter = iter(known_outs[:n_known]), iter(staged)
+  k_iter, u_iter = iter(known_outs), iter(staged)
   return [next(u_iter) if u else next(k_iter) for u in pe.out_unknown]
 
 
-def _transpose_body(closed: ClosedJaxpr, linear, ct_zero, in_specs, mesh: Mesh):
-  """(residuals, nonzero cotangents) -> cotangents of the linear inputs, each summed over the
-  mesh axes its spec replicates it over."""
+def _transpose_body(closed: ClosedJaxpr, linear, ct_zero, in_specs, mesh: Mesh,
+                    check_vma: bool):
+  """(nonzero cotangents, residuals) -> cotangents of the linear inputs (JAX's order). Without
+  check_vma each is summed over the mesh axes its spec replicates it over; with it, the body's
+  types already say so (the transpose of the ``pvary`` that made a replicated input vary is a
+  psum)."""
   j = closed.jaxpr
   res_vars = [v for v, lin in zip(j.invars, linear) if not lin]
   lin_vars = [v for v, lin in zip(j.invars, linear) if lin]
   lin_specs = [s for s, lin in zip(in_specs, linear) if lin]
   as_linear = type(j)(res_vars, lin_vars, j.outvars, j.eqns)
   res_avals = [v.aval for v in res_vars]
+  ct_avals = [a for a, z in zip(closed.out_avals, ct_zero) if not z]
 
   def fun(*xs):
-    res, cts = xs[:len(res_avals)], iter(xs[len(res_avals):])
+    cts, res = iter(xs[:len(ct_avals)]), xs[len(ct_avals):]
     ct_all = [Zero(tangent_aval(a)) if z else next(cts)
               for a, z in zip(closed.out_avals, ct_zero)]
     ins = backward_pass(as_linear, res, ct_all)
     outs = []
     for c, v, spec in zip(ins, lin_vars, lin_specs):
       c = instantiate(c, v.aval)
-      missing = _unnamed_axes(spec, mesh)
+      missing = () if check_vma else _unnamed_axes(spec, mesh)
       outs.append(coll.psum_p.bind(c, axes=missing, axis_index_groups=None) if missing else c)
     return outs
 
-  ct_avals = [a for a, z in zip(closed.out_avals, ct_zero) if not z]
-  return hoist_consts(trace_to_jaxpr(fun, res_avals + ct_avals)[0])
+  return hoist_consts(trace_to_jaxpr(fun, ct_avals + res_avals)[0])
 
 
 def _transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, **rest):
@@ -308,18 +366,20 @@ def _transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, **rest):
                   for c, a in zip(cts, jaxpr.out_avals))
   if all(ct_zero):
     return [Zero(x.aval) if is_undefined(x) else None for x in args]
-  with _mesh_env(mesh):
-    t_closed, consts = _cached(("t", jaxpr, linear, ct_zero, in_specs, mesh),
-                               lambda: _transpose_body(jaxpr, linear, ct_zero, in_specs, mesh))
-  scaled = []  # a replicated output's one cotangent, shared by its copies
+  check_vma = rest["check_vma"]
+  with _mesh_env(mesh, check_vma):
+    t_closed, consts = _cached(("t", jaxpr, linear, ct_zero, in_specs, mesh, check_vma),
+                               lambda: _transpose_body(jaxpr, linear, ct_zero, in_specs, mesh,
+                                                       check_vma))
+  scaled = []  # without check_vma: a replicated output's one cotangent, shared by its copies
   for c, z, spec in zip(cts, ct_zero, out_specs):
-    copies = math.prod(mesh.shape[a] for a in _unnamed_axes(spec, mesh))
+    copies = 1 if check_vma else math.prod(mesh.shape[a] for a in _unnamed_axes(spec, mesh))
     if not z:
       scaled.append(c if copies == 1 else
                     lax.div(c, np.asarray(copies, core.get_aval(c).dtype)))
-  specs = [s for s, lin in zip(in_specs, linear) if not lin] + \
-      [s for s, z in zip(out_specs, ct_zero) if not z]
-  outs = _bind(consts, [*[x for x in args if not is_undefined(x)], *scaled], t_closed, specs,
+  specs = [s for s, z in zip(out_specs, ct_zero) if not z] + \
+      [s for s, lin in zip(in_specs, linear) if not lin]
+  outs = _bind(consts, [*scaled, *[x for x in args if not is_undefined(x)]], t_closed, specs,
                dict(rest, mesh=mesh, out_specs=tuple(s for s, lin in zip(in_specs, linear)
                                                      if lin)))
   it = iter(outs)
@@ -333,7 +393,7 @@ shard_map_p.def_rules(jvp=_jvp, partial_eval=_partial_eval, transpose=_transpose
 
 def _batch(axis, vals, dims, *, jaxpr, mesh, in_specs, out_specs, **rest):
   """The batch axis is one more dimension that no mesh axis splits."""
-  with _mesh_env(mesh):
+  with _mesh_env(mesh, rest["check_vma"]):
     batched, consts, out_dims = batch_jaxpr(jaxpr, axis.size, dims, axis.name, axis.spmd_name)
   specs = [s if d is None else s.with_unsplit_dim(d) for s, d in zip(in_specs, dims)]
   new_out = tuple(s if d is None else s.with_unsplit_dim(d) for s, d in zip(out_specs, out_dims))
@@ -344,67 +404,55 @@ def _batch(axis, vals, dims, *, jaxpr, mesh, in_specs, out_specs, **rest):
 shard_map_p.batch_with_axis = _batch
 
 
-# --- which outputs vary across devices (check_vma) -----------------------------------------------
+# --- out_specs against the outputs' types (check_vma) ---------------------------------------------
 
-def _varying(jaxpr, in_vma: list) -> list:
-  """For each output of ``jaxpr``, the set of mesh axes along which it may differ by device."""
-  env = dict(zip(jaxpr.invars, in_vma))
+def _vary_as_specs(outs: list, specs) -> list:
+  """Outputs made to vary over the axes their out_specs split them over (JAX's implicit pvary:
+  a block every device computes alike may still be laid out as distinct blocks)."""
+  out = []
+  for x, spec in zip(outs, specs):
+    missing = [a for a in spec.mesh_axes() if a not in core.get_aval(x).vma]
+    out.append(coll.pvary(x, _ordered_current(missing)) if missing else x)
+  return out
 
-  def read(x):
-    return env.get(x, frozenset()) if not hasattr(x, "val") else frozenset()
 
-  for eqn in jaxpr.eqns:
-    ins = frozenset().union(*[read(x) for x in eqn.invars])
-    prim = eqn.primitive
-    names = frozenset(prim.axis_names(eqn.params)) if hasattr(prim, "axis_names") else None
-    sub = eqn.params.get("jaxpr")
-    if prim in (coll.psum_p, coll.pmax_p, coll.pmin_p):
-      outs = [ins - names] * len(eqn.outvars)
-    elif names is not None:  # axis_index, all_gather, ppermute...: vary over their axes
-      outs = [ins | names] * len(eqn.outvars)
-    elif isinstance(sub, ClosedJaxpr) and len(sub.jaxpr.invars) == len(eqn.invars) and \
-        len(sub.jaxpr.outvars) == len(eqn.outvars):
-      outs = _varying_call(sub.jaxpr, [read(x) for x in eqn.invars], eqn.params)
+def _ordered_current(names) -> tuple:
+  return tuple(a for a in core.manual_axes_in_scope() if a in set(names))
+
+
+def _check_out_specs(fun_name: str, mesh: Mesh, out_avals, out_specs, spec_paths) -> None:
+  """ValueError (JAX's text) for outputs whose out_specs leave out an axis they vary over
+  (``spec_paths()``: each output's spec's key path in out_specs)."""
+  bad = [i for i, (a, s) in enumerate(zip(out_avals, out_specs)) if a.vma - set(s.mesh_axes())]
+  if not bad:
+    return
+  paths, msgs = spec_paths(), []
+  for i in bad:
+    aval, spec, path = out_avals[i], out_specs[i], paths[i]
+    named = set(spec.mesh_axes())
+    unmentioned = [a for a in mesh.axis_names if a not in named]
+    where = f"out_specs{pytree.keystr(path)} is {spec}"
+    if len(unmentioned) > 1:
+      need = ",".join(_ordered(mesh, named))
+      got = ",".join(_ordered(mesh, aval.vma))
+      diff = ",".join(a for a in unmentioned if a in aval.vma)
+      msgs.append(f"* {where} which implies that the corresponding output value is only "
+                  f"varying across mesh axes {{{need}}} and not {{{diff}}}, but it was inferred "
+                  f"to be possibly varying over {{{got}}}")
     else:
-      outs = [ins] * len(eqn.outvars)
-    for v, o in zip(eqn.outvars, outs):
-      env[v] = o
-  return [read(x) for x in jaxpr.outvars]
-
-
-def _varying_call(jaxpr, in_vma: list, params: dict) -> list:
-  """A call's outputs; for a loop (scan), its carries vary over what any iteration makes them
-  vary over, found by iterating to a fixed point."""
-  n_carry, n_consts = params.get("num_carry"), params.get("num_consts")
-  if n_carry is None:
-    return _varying(jaxpr, in_vma)
-  while True:
-    outs = _varying(jaxpr, in_vma)
-    carry = in_vma[n_consts:n_consts + n_carry]
-    grown = [c | o for c, o in zip(carry, outs[:n_carry])]
-    if grown == carry:
-      return outs
-    in_vma = in_vma[:n_consts] + grown + in_vma[n_consts + n_carry:]
-
-
-def _check_out_specs(fun_name, jaxpr: ClosedJaxpr, in_specs, out_specs, mesh: Mesh) -> None:
-  in_vma = [frozenset(s.mesh_axes()) for s in in_specs]
-  for i, (vma, spec) in enumerate(zip(_varying(jaxpr.jaxpr, in_vma), out_specs)):
-    bad = vma - set(spec.mesh_axes())
-    if bad:
-      order = [a for a in mesh.axis_names if a in bad]
-      named = "{" + ", ".join(a for a in mesh.axis_names if a in spec.mesh_axes()) + "}"
-      raise ValueError(
-          f"shard_map applied to the function '{fun_name}' was given out_specs which require "
-          "replication which can't be statically inferred given the mesh:\n\n"
-          f"The mesh given has shape {mesh.axis_sizes} with corresponding axis names "
-          f"{mesh.axis_names}.\n\nout_specs is {spec!r} which implies that the corresponding "
-          f"output value is only varying across mesh axes {named} and not "
-          f"{{{', '.join(order)}}}, but it was inferred to be possibly varying over "
-          f"{{{', '.join(order)}}}\n\nCheck if these output values are meant to be replicated "
-          "over those mesh axes. If not, consider revising the corresponding out_specs "
-          "entries. If so, consider disabling the check by passing the check_vma=False "
-          "argument to `ember.shard_map`.")
+      msgs.append(f"* {where} which implies that the corresponding output value is "
+                  f"replicated across mesh axis '{unmentioned[0]}', but could not infer "
+                  "replication over any axes")
+  if len(msgs) == 1:
+    msgs = [msgs[0][2:]]
+  raise ValueError(
+      f"shard_map applied to the function '{fun_name}' was given out_specs which require "
+      "replication which can't be statically inferred given the mesh:\n\n"
+      f"The mesh given has shape {mesh.axis_sizes} with corresponding axis names "
+      f"{mesh.axis_names}.\n\n" + "\n\n".join(msgs) + "\n\n"
+      "Check if these output values are meant to be replicated over those mesh axes. If not, "
+      "consider revising the corresponding out_specs entries. If so, consider disabling the "
+      "check by passing the check_vma=False argument to `jax.shard_map`.")
 
 
 # --- the transform --------------------------------------------------------------------------------
@@ -421,6 +469,43 @@ def _spec_leaves(specs, tree, what: str) -> list:
       raise TypeError(f"shard_map {what} must be PartitionSpecs (or a pytree of them), got "
                       f"{s!r} of type {type(s).__name__}.")
   return [P() if s is None else s for s in out]
+
+
+def _spec_paths(specs, tree) -> list:
+  """For each leaf of ``tree``, the key path in ``specs`` of the spec that covers it."""
+  is_spec = lambda x: x is None or isinstance(x, P)  # noqa: E731
+  pairs, spec_tree = pytree.tree_flatten_with_path(specs, is_leaf=is_spec)
+  indices = pytree.tree_unflatten(spec_tree, range(len(pairs)))
+  return [pairs[i][0] for i in pytree.broadcast_prefix(indices, tree)]
+
+
+def _check_out_ranks(fun_name: str, out, leaves, specs, out_specs) -> None:
+  """ValueError (JAX's text) for out_specs entries longer than their outputs' ranks."""
+  bad = [i for i, (x, s) in enumerate(zip(leaves, specs)) if len(s) > np.ndim(x)]
+  if not bad:
+    return
+  spec_paths = _spec_paths(out_specs, out)
+  leaf_paths = [p for p, _ in pytree.tree_flatten_with_path(out)[0]]
+  msgs = []
+  for i in bad:
+    aval, spec = core.get_aval(leaves[i]), specs[i]
+    msgs.append(f"* out_specs{pytree.keystr(spec_paths[i])} is {spec} which has length "
+                f"{len(spec)}, but {fun_name}(*args){pytree.keystr(leaf_paths[i])} has shape "
+                f"{aval.str_short(short_dtypes=False)}, which has rank {aval.ndim} (and "
+                f"{aval.ndim} < {len(spec)})")
+  if len(msgs) == 1:
+    msgs = [msgs[0][2:]]
+  msg = (f"shard_map applied to the function '{fun_name}' was given an out_specs entry which is "
+         "too long to be compatible with the corresponding output value from the function:\n\n"
+         + "\n\n".join(msgs) + "\n\nEntries in out_specs must be of length no greater than the "
+         "number of axes in the corresponding output value.\n\nEither revise the spec to be "
+         f"shorter, or modify '{fun_name}' so that its outputs have sufficient rank.")
+  if any(np.ndim(leaves[i]) == 0 for i in bad):
+    msg += ("\n\nFor scalar values (rank 0), consider using an out_specs entry of `P()`, where "
+            "`P = jax.sharding.PartitionSpec`. In particular, for rank 0 outputs which are not "
+            "constant over the mesh, add at least one (singleton) axis to them so that they can "
+            "be concatenated using out_specs.")
+  raise ValueError(msg)
 
 
 def _check_specs(specs, mesh: Mesh, what: str) -> None:
@@ -492,29 +577,32 @@ class _ShardMapped:
     names = arg_names(self._fun, args, {}, (), ())
     _check_args(self._fun, names, avals, in_specs, mesh)
     out_tree_box, out_specs_box = [], []
+    check_vma = self._check_vma
 
     def body(*blocks):
       out = self._fun(*pytree.unflatten(in_tree, blocks))
       out_leaves, out_tree = pytree.flatten(out)
-      out_tree_box.append(out_tree)
+      out_tree_box.append(out)
       specs = _spec_leaves(self._out_specs, out, "out_specs")
       _check_specs(specs, mesh, "out_specs")
+      _check_out_ranks(getattr(self._fun, "__name__", "<fun>"), out, out_leaves, specs,
+                       self._out_specs)
       out_specs_box.append(tuple(specs))
-      return out_leaves
+      return _vary_as_specs(out_leaves, specs) if check_vma else out_leaves
 
-    blocks = [_block_aval(a, s, mesh) for a, s in zip(avals, in_specs)]
+    blocks = [_block_aval(a, s, mesh, check_vma) for a, s in zip(avals, in_specs)]
     debug = DebugInfo("shard_map", self._fun, lambda: names)
-    with _mesh_env(mesh):
+    with _mesh_env(mesh, check_vma):
       closed, _ = trace_to_jaxpr(body, blocks, debug)
-    out_specs = out_specs_box[0]
-    if self._check_vma:
-      _check_out_specs(getattr(self._fun, "__name__", "<fun>"), closed, in_specs, out_specs,
-                       mesh)
+    out_specs, out = out_specs_box[0], out_tree_box[0]
+    if check_vma:
+      _check_out_specs(getattr(self._fun, "__name__", "<fun>"), mesh, closed.out_avals,
+                       out_specs, lambda: _spec_paths(self._out_specs, out))
     jaxpr, consts = hoist_consts(closed)
     outs = _bind(consts, leaves, jaxpr, in_specs,
                  dict(mesh=mesh, out_specs=out_specs, check_vma=self._check_vma,
                       manual_axes=frozenset(mesh.axis_names)))
-    return pytree.unflatten(out_tree_box[0], outs)
+    return pytree.unflatten(pytree.flatten(out)[1], outs)
 
 
 def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh: Mesh | None = None,

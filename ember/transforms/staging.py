@@ -24,6 +24,7 @@ import numpy as np
 from ember.core import trace as core
 from ember.core.aval import ShapedArray, ShapeDtypeStruct
 from ember.core.errors import UnexpectedTracerError
+from ember.backend.array import ArrayImpl
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, SourceInfo, Var
 from ember import pytree
 
@@ -43,6 +44,13 @@ def user_frame() -> SourceInfo | None:
   return SourceInfo(f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
 
 
+def fun_name(fun: Callable) -> str:
+  """The name JAX gives a traced function: a ``functools.partial``'s is its function's."""
+  while isinstance(fun, functools.partial):
+    fun = fun.func
+  return getattr(fun, "__name__", "<unnamed function>")
+
+
 class DebugInfo:
   """What error messages say about a traced function: its name, place and argument names."""
   __slots__ = ("traced_for", "fun", "arg_names_fn", "_names")
@@ -57,7 +65,7 @@ class DebugInfo:
   @property
   def func_src(self) -> str:
     fun = self.fun
-    name = getattr(fun, "__name__", type(fun).__name__)
+    name = fun_name(fun)
     try:
       code = inspect.unwrap(fun).__code__
       return f"{name} at {code.co_filename}:{code.co_firstlineno}"
@@ -155,7 +163,7 @@ class DynamicJaxprTrace(core.Trace):
       aval = x.aval
     else:
       aval = core.get_aval(x)
-      if aval.shape == () and not isinstance(x, core.Tracer):
+      if aval.shape == () and type(x) is not ArrayImpl:  # an Array is a constvar, as in JAX
         return Literal(_scalar_value(x, aval), aval)
     var = Var(aval)
     self.constvars.append(var)
@@ -166,6 +174,11 @@ class DynamicJaxprTrace(core.Trace):
   def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
     atoms = [self.atom(x) for x in args]
     out = prim.abstract(tuple([a.aval for a in atoms]), params)
+    fold = getattr(prim, "const_fold", None)
+    if fold is not None and all(type(a) is Literal for a in atoms):
+      value = fold(*[a.val for a in atoms], **params)  # e.g. converting a scalar constant
+      if value is not None:
+        return JaxprTracer(self, out, Literal(value, out))
     src = user_frame()
     if prim.multiple_results:
       outvars = [Var(a) for a in out]
@@ -237,6 +250,16 @@ class DynamicJaxprTrace(core.Trace):
     return sorted(deps)
 
 
+def staged_scalar(value, aval: ShapedArray):
+  """A tracer of the jaxpr being staged right now standing for the scalar constant ``value``
+  (printed as a literal, as JAX's constant-folded scalars are); ``None`` when no jaxpr is being
+  staged directly (eagerly, or under another transform, the caller makes an array)."""
+  trace = core._state.trace
+  if type(trace) is not DynamicJaxprTrace or aval.shape:
+    return None
+  return JaxprTracer(trace, aval, Literal(_scalar_value(value, aval), aval))
+
+
 def _scalar_value(x, aval: ShapedArray):
   if isinstance(x, (bool, int, float, complex)):
     return x
@@ -269,7 +292,7 @@ def abstract_leaf(x) -> ShapedArray:
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
-               return_shape: bool = False, abstracted_axes=None):
+               return_shape: bool = False):
   """A function that returns the jaxpr of ``fun`` at the given arguments.
 
   Example:

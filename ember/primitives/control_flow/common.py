@@ -83,7 +83,7 @@ def trace_fun(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: str
   ``owner``/``tag`` name the cache entry when ``fun`` is a fresh wrapper of a user function
   (``fori_loop``'s body), so repeated calls still share one trace.
   """
-  key = (tag, in_tree, tuple(in_avals), what, config.jax_enable_x64, core.axis_env())
+  key = (tag, in_tree, tuple(in_avals), what, config.trace_key, core.axis_env())
   try:
     per_fun = _traces.get(fun if owner is None else owner)
     hit = None if per_fun is None else per_fun.get(key)
@@ -230,21 +230,51 @@ def _mismatch(a: ShapedArray, b: ShapedArray) -> str:
     reasons.append("the dtypes do not match")
   if a.shape != b.shape:
     reasons.append("the shapes do not match")
-  return ", and ".join(reasons)
+  if a.vma != b.vma:
+    reasons.append("the manual axis types do not match")
+  return ", ".join(reasons[:-1]) + ", and " + reasons[-1] if len(reasons) > 1 else reasons[0]
+
+
+def _differ(a: ShapedArray, b: ShapedArray) -> bool:
+  return (a.shape, a.dtype, a.vma) != (b.shape, b.dtype, b.vma)
+
+
+def _leaf_paths(tree, n: int) -> list[str]:
+  return [pytree.keystr(p) for p, _ in pytree.tree_flatten_with_path(tree.unflatten(range(n)))[0]]
 
 
 def _type_diffs(tree, avals1, avals2, sentence: Callable) -> str | None:
-  """JAX's list of leaves whose shapes or dtypes differ (weak types may differ), or None."""
-  paths = [pytree.keystr(p) for p, _ in
-           pytree.tree_flatten_with_path(tree.unflatten(range(len(avals1))))[0]]
+  """JAX's list of leaves whose shapes, dtypes or varying mesh axes differ (weak types may
+  differ), or None."""
   diffs = [sentence(p, a, b) + f", so {_mismatch(a, b)}"
-           for p, a, b in zip(paths, avals1, avals2)
-           if (a.shape, a.dtype) != (b.shape, b.dtype)]
+           for p, a, b in zip(_leaf_paths(tree, len(avals1)), avals1, avals2) if _differ(a, b)]
   if not diffs:
     return None
   if len(diffs) == 1:
     return diffs[0][0].upper() + diffs[0][1:] + "."
   return ";\n".join(f"  * {d}" for d in diffs) + "."
+
+
+def _pcast_hint(fixes: list[str], loop: bool) -> str:
+  """JAX's advice to make a value vary (shard_map), after a type mismatch of varying axes
+  (worded for a loop's carry or for cond's branches, as JAX words each)."""
+  if not fixes:
+    return ""
+  if len(fixes) == 1:
+    hint = f"This might be fixed by {fixes[0]}.\n"
+  elif loop:
+    hint = "This might be fixed by:\n" + "\n".join(f"  * {d};\n" for d in fixes[:-1]) + \
+        f"  * {fixes[-1]}.\n"
+  else:
+    hint = "This might be fixed by:\n" + "\n".join(f"  * {d};" for d in fixes[:-1]) + \
+        f"\n  * {fixes[-1]}.\n"
+  return hint + ("See https://docs.jax.dev/en/latest/notebooks/shard_map.html#scan-vma for "
+                 "more information.\n\n")
+
+
+def _more_axes(a: ShapedArray, b: ShapedArray) -> tuple:
+  """The axes ``b`` varies over and ``a`` does not (mesh order)."""
+  return tuple(n for n in b.vma.names if n not in a.vma)
 
 
 def _first_param(fun) -> str:
@@ -270,9 +300,14 @@ def check_carry(what: str, fun, in_tree, in_avals, out_tree, out_avals) -> None:
       f"the input carry {comp(p)} has type {_type(a)} but the corresponding output carry "
       f"component has type {_type(b)}"))
   if diffs:
+    fixes = [f"applying `jax.lax.pcast(..., {_more_axes(a, b)}, to='varying')`, to the initial "
+             f"carry value corresponding to the input carry {comp(p)}"
+             for p, a, b in zip(_leaf_paths(in_tree, len(in_avals)), in_avals, out_avals)
+             if _differ(a, b) and _more_axes(a, b)]
     raise TypeError(f"{what} body function carry input and carry output must have equal types, "
-                    f"but they differ:\n\n{diffs}\n\nRevise the function so that all output "
-                    "types match the corresponding input types.")
+                    f"but they differ:\n\n{diffs}\n\n{_pcast_hint(fixes, True)}"
+                    "Revise the function so that all output types match the corresponding "
+                    "input types.")
 
 
 def check_branch_outputs(what: str, funs, names, traced: Sequence[Traced]) -> None:
@@ -294,8 +329,14 @@ def _check_branch_pair(what, f0, n0, t0, f, n, t) -> None:
       f"the output of {n0}{at(p)} has type {_type(a)} but the corresponding output of {n} "
       f"has type {_type(b)}"))
   if diffs:
+    paths = _leaf_paths(t0.out_tree, len(t0.out_avals))
+    fixes = [f"applying `jax.lax.pcast(..., {_more_axes(a, b)}, to='varying')` to the output "
+             f"of {name}{at(p)}"
+             for p, a0, a1 in zip(paths, t0.out_avals, t.out_avals) if _differ(a0, a1)
+             for name, a, b in ((n, a1, a0), (n0, a0, a1)) if _more_axes(a, b)]
     raise TypeError(f"{what} branches must have equal output types but they differ.\n\n{srcs}"
-                    f"\n\n{diffs}\n\nRevise {n0} and/or {n} so that all output types match.")
+                    f"\n\n{diffs}\n\n{_pcast_hint(fixes, False)}Revise {n0} and/or {n} so "
+                    "that all output types match.")
 
 
 def promote_weak_inits(vals: list, in_avals, out_avals) -> tuple[list, bool]:

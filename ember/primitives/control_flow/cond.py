@@ -32,6 +32,7 @@ from ember.primitives.control_flow.common import (Traced, cached, join_consts,
 __all__ = ["cond_p"]
 
 cond_p = core.Primitive("cond", multiple_results=True)
+cond_p.own_vma = True  # its outputs' varying mesh axes are its branches'
 
 
 def _joined(pairs) -> tuple[tuple, list]:

@@ -37,12 +37,12 @@ from ember.primitives.control_flow.common import (cached, fixed_point, jvp_jaxpr
 __all__ = ["scan_p"]
 
 scan_p = core.Primitive("scan", multiple_results=True)
+scan_p.own_vma = True  # its outputs' varying mesh axes are its body's
 _I32 = ShapedArray((), np.int32)
 
 
 def _scan_abstract_eval(*avals, jaxpr, length, num_consts, num_carry, reverse, unroll):
-  ys = [ShapedArray((length,) + a.shape, a.dtype, a.weak_type)
-        for a in jaxpr.out_avals[num_carry:]]
+  ys = [a.update(shape=(length,) + a.shape) for a in jaxpr.out_avals[num_carry:]]
   return jaxpr.out_avals[:num_carry] + ys
 
 

@@ -34,6 +34,7 @@ from ember.primitives.control_flow.common import (cached, fixed_point, jvp_jaxpr
 __all__ = ["while_p"]
 
 while_p = core.Primitive("while", multiple_results=True)
+while_p.own_vma = True  # its outputs' varying mesh axes are its body's
 
 _REVERSE_MODE_ERROR = (
     "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic "

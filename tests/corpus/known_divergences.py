@@ -1,0 +1,126 @@
+"""Corpus programs whose ember record still differs from JAX's, each with the reason: a bug to fix
+(the test xfails, and fails once the program matches, so the entry must then go) or a decision
+recorded in docs/differences.md."""
+
+KNOWN: dict[str, str] = {
+    # autodiff / compositions / control_flow (transforms/linearize.py, custom.py, control flow)
+    "autodiff::linear_transpose_pytree_and_scale":
+        "linear_transpose of {'u': 2a + b, 'v': -a}: ember returns b's cotangent as the Python "
+        "float 1.0 it was given; JAX returns Array(1., weak_type=True) (transforms/linearize.py)",
+    "autodiff::remat_alias_and_nested":
+        "grad of checkpoint(lambda x: exp(checkpoint(sin)(x))) raises 'transpose of mul: exactly "
+        "one operand must be linear' in ember; JAX gives 1.2838 (nested remat's recomputation is "
+        "treated as linear; transforms/custom.py)",
+    "compositions::custom_jvp_jvp_of_python_scalars":
+        "jvp of a custom_jvp function whose rule returns a Python float tangent: JAX returns the "
+        "tangent as that float (5.0), ember wraps it in Array(5., weak_type=True) "
+        "(transforms/custom.py)",
+    "compositions::make_jaxpr_of_checkpoint_grad":
+        "make_jaxpr(grad(checkpoint(f))): ember prints a differentiated remat2 returning the "
+        "residuals plus a jit named remat for the backward pass; JAX computes the primal outside "
+        "and prints one remat2 taking (a, 1.0) that recomputes sin/cos and returns the "
+        "cotangent (remat partial evaluation, transforms/custom.py)",
+    "control_flow::grad_scan_pytree_carry":
+        "grad through scan w.r.t. a weakly typed carry (Python float 0.0): ember's cotangent is "
+        "weak_type=True, JAX's False; ember's scan transpose types the carry cotangents like the "
+        "primal carry (weak) and inserts convert_element_type[weak_type=True], JAX uses the "
+        "incoming cotangents' types (primitives/control_flow/scan.py)",
+    "control_flow::scan_reverse_length_and_unroll":
+        "same cause as grad_scan_pytree_carry: grad of a scan over a weak Python-float init "
+        "carry is weak_type=True in ember, False in JAX (primitives/control_flow/scan.py)",
+    "control_flow::make_jaxpr_of_grad_of_scan":
+        "the transposed scan body converts the carry cotangent to weak_type=True ('r = "
+        "convert_element_type[... weak_type=True] q') where JAX has none (same cause as "
+        "grad_scan_pytree_carry; primitives/control_flow/scan.py)",
+    "control_flow::make_jaxpr_of_grad_of_cond":
+        "partial evaluation of cond fills a branch's missing residual with the literal 0.0; JAX "
+        "emits 'empty2[dtype=float32 memory_space=MemorySpace.Device]' in every branch (ember "
+        "has no empty2 primitive; primitives/control_flow/cond.py)",
+    # pytrees / dtypes / errors (ember/pytree/__init__.py, numpy/scalar_types.py, staging, jit)
+    "pytrees::tree_flatten_leaves_and_treedef_str":
+        "str(treedef) is optree's 'PyTreeSpec({...})'; JAX prints 'PyTreeDef({...})' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::tree_leaves_none_is_empty":
+        "str(treedef) says 'PyTreeSpec([None, ...])' where JAX says 'PyTreeDef([None, ...])' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::treedef_children_and_equality":
+        "str of treedef.children() is 'PyTreeSpec((*, *))'; JAX 'PyTreeDef((*, *))' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::tree_structure_of_leaf_and_arrays":
+        "treedef str: 'PyTreeSpec(*)' and 'PyTreeSpec(Point(x=*, y=*))' where JAX prints "
+        "'PyTreeDef(*)' and 'PyTreeDef(CustomNode(namedtuple[Point], [*, *]))' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::namedtuple_paths_and_treedef":
+        "namedtuple treedef str 'PyTreeSpec(Point(x=*, y=(*, *)))'; JAX "
+        "'PyTreeDef(CustomNode(namedtuple[Point], [*, (*, *)]))' (ember/pytree/__init__.py)",
+    "pytrees::ordered_dict_keeps_insertion_order":
+        "OrderedDict treedef str \"PyTreeSpec(OrderedDict({'z': *, 'a': *}))\"; JAX "
+        "\"PyTreeDef(CustomNode(OrderedDict[('z', 'a')], [*, *]))\" (ember/pytree/__init__.py)",
+    "pytrees::defaultdict_sorted_and_type":
+        "defaultdict: ember's leaves come in insertion order [1, 2] (JAX sorts the keys: [2, 1]) "
+        "and its treedef str is \"PyTreeSpec(defaultdict(<class 'list'>, {...}))\" where JAX "
+        "prints \"PyTreeDef(CustomNode(defaultdict[(<class 'list'>, ('a', 'b'))], [*, *]))\" "
+        "(ember/pytree/__init__.py)",
+    "pytrees::treedef_str_of_custom_nodes":
+        "registered classes print as optree's 'PyTreeSpec(CustomTreeNode(Box[lbl], [*]))'-style "
+        "text; JAX prints 'PyTreeDef(CustomNode(Box[lbl], [*]))', dataclasses with their static "
+        "fields as \"CustomNode(Params[('d',)], [*, *])\" (ember/pytree/__init__.py)",
+    "pytrees::tree_map_mismatched_keys_error":
+        "tree.map of {'a','b'} and {'a','c'}: ember's ValueError reads 'tree_map: the structure "
+        "of argument 1 does not match the first tree ... dictionary key mismatch'; JAX's reads "
+        "'pytree structure error: different pytree metadata at key path ...' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::tree_map_mismatched_length_error":
+        "lists of lengths 3 and 2: ember 'tree_map: the structure of argument 1 does not match "
+        "... list arity mismatch'; JAX 'pytree structure error: different lengths of list at key "
+        "path ...' (ember/pytree/__init__.py)",
+    "pytrees::tree_map_list_vs_tuple_error":
+        "list vs tuple: ember 'tree_map: the structure of argument 1 does not match ... Expected "
+        "an instance of list'; JAX 'pytree structure error: different types at key path ...' "
+        "(ember/pytree/__init__.py)",
+    "pytrees::dict_with_mixed_key_types_error":
+        "jax.tree.leaves({1: 'a', 'b': 2}) returns ['a', 2] in ember (optree falls back to "
+        "insertion order); JAX raises ValueError 'Comparator raised exception while sorting "
+        "pytree dictionary keys.' (ember/pytree/__init__.py)",
+    "dtypes::result_type_weak_scalars":
+        "jnp.result_type(jnp.float16, np.float64) with x64 off: JAX warns UserWarning "
+        "'Explicitly requested dtype float64 requested in dtype is not available ...' for a "
+        "64-bit dtype/type operand (not for arrays or values); ember does not warn "
+        "(numpy/scalar_types.py result_type)",
+    "errors::jnp_function_axis_out_of_range":
+        "decision (docs/differences.md): ember raises NumPy's AxisError (a ValueError and an "
+        "IndexError) where JAX raises ValueError; the message is the same",
+    "errors::jit_returns_non_array":
+        "jit(lambda x: 'text')(1.0): ember's TypeError 'Value 'text' with type str is not a "
+        "valid JAX type: expected an array ...'; JAX's 'function <lambda> at FILE:LINE traced "
+        "for jit returned a value of type <class 'str'>, which is not a valid JAX type' "
+        "(transforms/jit.py)",
+    "jit_api::pytree_arguments_and_outputs_keep_dict_order":
+        "values and key order match; str(treedef) is optree's 'PyTreeSpec(({...}, [*, (*,)]))' "
+        "where JAX prints 'PyTreeDef(...)' (ember/pytree/__init__.py)",
+    "jit_api::lowered_public_attributes":
+        "jit(f).lower(...) has no out_tree (nor in_avals, args_info): AttributeError where JAX "
+        "returns PyTreeDef({'a': (*, *), 'b': *}) (transforms/jit.py Lowered)",
+    "jit_api::lowered_out_info_of_static_and_keyword_args":
+        "Lowered has no out_tree: AttributeError where JAX returns PyTreeDef(*) "
+        "(transforms/jit.py Lowered)",
+    "jit_api::jit_of_non_callable":
+        "jax.jit(3): ember's TypeError 'jit requires a callable as its first argument, got 3 of "
+        "type int.'; JAX's 'Expected a callable value, got 3' (transforms/jit.py)",
+    "random_api::typed_key_array_ops":
+        "decision (docs/differences.md, typed keys): jnp functions do not accept typed keys, so "
+        "jnp.stack([k0, k1]) raises TypeError where JAX stacks key<fry> arrays",
+    "random_api::typed_key_in_jaxpr":
+        "decision (docs/differences.md, typed keys): a typed key traces as its uint32[2] data "
+        "and split as a jit of threefry2x32; JAX prints a:key<fry>[] and random_split[shape=(2,)]",
+    # printer (ember/core/jaxpr.py)
+    "jit_api::jaxpr_python_scalar_broadcasting":
+        "JAX prints a sub-jaxpr met twice (or of more than ten equations) once, above the jaxpr, "
+        "as 'let name = { lambda ... } in'; ember prints it inline at every use",
+    "jit_api::jaxpr_iota_and_arange":
+        "shared sub-jaxprs printed inline (JAX: 'let name = {...} in'), see "
+        "jaxpr_python_scalar_broadcasting",
+    "jit_api::nested_jit_values_and_jaxpr":
+        "shared sub-jaxprs printed inline (JAX: 'let name = {...} in'), see "
+        "jaxpr_python_scalar_broadcasting",
+}
