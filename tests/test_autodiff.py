@@ -289,3 +289,33 @@ def test_aux_leaves_that_are_not_jax_values_come_back_unchanged():
   assert aux[0] is marker and aux[1] == "name"
   _, _, aux = ember.jvp(lambda x: (x ** 2, (x, marker)), (3.0,), (1.0,), has_aux=True)
   assert aux[1] is marker and not isinstance(aux[0], ember.core.Tracer) and aux[0] == 3.0
+
+
+def test_checkpoint_traces_keyword_arguments():
+  # JAX 0.10.2: keyword arguments of a checkpointed function are traced like positional ones
+  # (haiku's hk.remat passes its state that way), and differentiated through
+  kinds = []
+
+  def f(x, state=None):
+    kinds.append(isinstance(state["p"], ember.core.Tracer))
+    return x ** state["p"] * state["w"]
+
+  g = ember.grad(lambda x, w: ember.checkpoint(f)(x, state={"p": jnp.array(2), "w": w}),
+                 argnums=(0, 1))
+  dx, dw = g(3.0, 0.5)
+  assert (float(dx), float(dw)) == (3.0, 9.0) and kinds == [True]
+  assert ember.checkpoint(f)(2.0, state={"p": 3, "w": 1.0}) == 8.0 and kinds == [True, True]
+
+
+@pytest.mark.parametrize("f, want", [
+    (lambda w: jnp.sum(ember.jit(jnp.sin)(w) * w), 1.3817732),
+    (lambda w: jnp.sum(jnp.where(w > 0, w, 0.0) * w), 2.0),
+    (lambda w: jnp.sum(ember.nn.softmax(w) @ w), 1 / 3),
+])
+def test_grad_of_checkpoint_with_a_call_inside(f, want):
+  # JAX 0.10.2's values; a jit inside the checkpointed body returns primal and tangent values
+  # from one equation, and the primal one must not be transposed as linear
+  w = jnp.ones(3)
+  np.testing.assert_allclose(ember.grad(ember.checkpoint(f))(w), np.full(3, want), rtol=1e-6)
+  np.testing.assert_allclose(ember.jit(ember.grad(ember.checkpoint(f)))(w), ember.grad(f)(w),
+                             rtol=1e-6)

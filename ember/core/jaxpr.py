@@ -8,6 +8,7 @@ Printing follows JAX's format (names a, b, ..., z, ba, bb...; literals as ``1.0:
 """
 from __future__ import annotations
 
+import collections
 import enum
 from typing import Any, NamedTuple
 
@@ -99,7 +100,7 @@ class Jaxpr:
     return [v.aval for v in self.outvars]
 
   def pretty_print(self, width: int = 80) -> str:
-    return pp.format_doc(_pp_jaxpr(self, _Names(), top=True), width)
+    return pp.format_doc(_pp_toplevel(self), width)
 
   def __str__(self):
     return self.pretty_print()
@@ -139,6 +140,7 @@ class _Names:
     self.keep: list[Any] = []
     self.count = 0
     self.unused: set[int] = set()  # results nobody reads print as ``_``, as in JAX
+    self.shared: dict[int, str] = {}  # sub-jaxprs printed once above, by name
 
   def __call__(self, v) -> str:
     if isinstance(v, DropVar):
@@ -195,7 +197,8 @@ def _pp_binder(v, names: _Names) -> str:
 def pp_param_value(value, names: _Names):
   if isinstance(value, (ClosedJaxpr, Jaxpr)):
     jaxpr = value.jaxpr if isinstance(value, ClosedJaxpr) else value
-    return _pp_jaxpr(jaxpr, names)
+    shared = names.shared.get(id(jaxpr))
+    return pp.text(shared) if shared is not None else _pp_jaxpr(jaxpr, names)
   if isinstance(value, np.dtype):
     return pp.text(value.name)
   if isinstance(value, type) and issubclass(value, np.generic):
@@ -227,8 +230,8 @@ def _pp_eqn(eqn: JaxprEqn, names: _Names):
   pp_params = getattr(prim, "pp_params", None)
   params = pp_params(eqn.params) if pp_params else dict(sorted(eqn.params.items()))
   sub = params.get("jaxpr") if getattr(prim, "pp_alias_jaxpr", False) else None
-  if isinstance(sub, (ClosedJaxpr, Jaxpr)):
-    inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
+  inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
+  if isinstance(inner, Jaxpr) and id(inner) not in names.shared:  # shared: own names, above
     if len(inner.invars) == len(eqn.invars):
       for iv, ov in zip(inner.invars, eqn.invars):
         if isinstance(ov, Var):
@@ -238,10 +241,17 @@ def _pp_eqn(eqn: JaxprEqn, names: _Names):
         if isinstance(iv, Var) and iv not in inner.invars:
           names.alias(iv, names(ov))
   ins = [_pp_atom(x, names) for x in eqn.invars]
-  lhs = " ".join(_pp_binder(v, names) for v in eqn.outvars)
-  rhs = [pp.text(prim.name), _pp_params(params, names)]
-  rhs.append(pp.text(" " + " ".join(ins)))
-  return pp.concat(pp.text(lhs + " = "), *rhs)
+  lhs = [_pp_binder(v, names) for v in eqn.outvars]
+  rhs = [pp.text(prim.name), _pp_params(params, names), pp.text(" "), _pp_vars(ins)]
+  if not lhs:
+    return pp.concat(*rhs)
+  return pp.concat(_pp_vars(lhs), pp.text(" = "), *rhs)
+
+
+def _pp_vars(items: list[str], sep: str = ""):
+  """Variables separated by spaces that break (indented by 2) where a line is full, as JAX."""
+  return pp.nest(2, pp.group(pp.join(pp.concat(pp.text(sep), pp.group(pp.brk())),
+                                     [pp.text(x) for x in items])))
 
 
 def _mark_unused(jaxpr: Jaxpr, names: _Names) -> None:
@@ -257,15 +267,70 @@ def _mark_unused(jaxpr: Jaxpr, names: _Names) -> None:
 def _pp_jaxpr(jaxpr: Jaxpr, names: _Names, top: bool = False):
   if top:  # as JAX: only the printed jaxpr's own unused results print as ``_``
     _mark_unused(jaxpr, names)
-  consts = " ".join(_pp_binder(v, names) for v in jaxpr.constvars)
-  args = " ".join(_pp_binder(v, names) for v in jaxpr.invars)
-  head = pp.text(f"{{ lambda {consts}; {args}. let")
+  consts = _pp_vars([_pp_binder(v, names) for v in jaxpr.constvars])
+  args = _pp_vars([_pp_binder(v, names) for v in jaxpr.invars])
   eqns = pp.concat(pp.brk(), pp.join(pp.brk("; "), [_pp_eqn(e, names) for e in jaxpr.eqns]))
-  outs = ", ".join(_pp_atom(v, names) for v in jaxpr.outvars)
-  outs = f"({outs},)" if len(jaxpr.outvars) == 1 else f"({outs})"
-  return pp.group(pp.concat(head, pp.nest(4, eqns),
-                            pp.nest(2, pp.concat(pp.brk(), pp.text(f"in {outs}"))),
-                            pp.text(" }")))
+  outs = _pp_vars([_pp_atom(v, names) for v in jaxpr.outvars], sep=",")
+  close = ",)" if len(jaxpr.outvars) == 1 else ")"
+  body = pp.concat(pp.text("{ lambda "), consts, pp.text("; "), args, pp.text(". let"),
+                   pp.nest(2, eqns), pp.brk(), pp.text("in ("), outs, pp.text(close))
+  return pp.group(pp.concat(pp.nest(2, body), pp.text(" }")))
+
+
+def _sub_jaxprs(params: dict):
+  for value in params.values():
+    for v in value if isinstance(value, tuple) else (value,):
+      if isinstance(v, (ClosedJaxpr, Jaxpr)):
+        yield v.jaxpr if isinstance(v, ClosedJaxpr) else v
+
+
+def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
+  """The sub-jaxprs JAX prints once above ``top`` as ``let name = {...} in``, in order.
+
+  As JAX: a sub-jaxpr is shared when the walk over the nesting meets it more than once (the
+  same jitted function called twice) or when it has more than ten equations. Its name is that
+  of the ``jit`` calling it (``<lambda>`` prints as ``lambda``), or ``jaxpr``; repeated names
+  get a count (``f``, ``f1``...).
+  """
+  counts: dict[int, int] = {}
+  found: dict[int, Jaxpr] = {}
+  names: dict[int, str] = {}
+  queue = collections.deque([top])
+  while queue:
+    jaxpr = queue.popleft()
+    found.setdefault(id(jaxpr), jaxpr)
+    big = jaxpr is not top and len(jaxpr.eqns) > 10
+    counts[id(jaxpr)] = counts.get(id(jaxpr), 0) + (2 if big else 1)
+    for eqn in jaxpr.eqns:
+      # Of ember's call primitives only jit names its jaxpr as JAX's does (custom_jvp_call's
+      # name is ember's, for printing); jit is the one whose binders alias the caller's.
+      name = eqn.params.get("name") if getattr(eqn.primitive, "pp_alias_jaxpr", False) else None
+      for sub in _sub_jaxprs(eqn.params):
+        queue.append(sub)
+        if name is not None:
+          names.setdefault(id(sub), str(name).strip("<>"))
+  taken: dict[str, int] = {}
+  shared = []
+  for key, count in counts.items():
+    if count == 1:
+      continue
+    name = names.get(key, "jaxpr")
+    seen = taken.get(name, 0)
+    taken[name] = seen + 1
+    if seen:
+      name += str(seen)
+      taken[name] = taken.get(name, 0) + 1
+    shared.append((name, found[key]))
+  return shared
+
+
+def _pp_toplevel(jaxpr: Jaxpr):
+  names = _Names()
+  shared = _shared_jaxprs(jaxpr)
+  names.shared = {id(j): name for name, j in shared}
+  docs = [pp.concat(pp.text(f"let {name} = "), _pp_jaxpr(j, names), pp.text(" in"), pp.brk())
+          for name, j in shared]
+  return pp.concat(*docs, _pp_jaxpr(jaxpr, names, top=True))
 
 
 def pp_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:

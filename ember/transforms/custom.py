@@ -414,8 +414,9 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_a
       it = iter(d)
       return fun(*[args[i] if i in nums else next(it) for i in range(len(args))], **kw)
 
-    closed, consts, leaves, in_tree, out_tree = _trace_flat(with_static, tuple(dyn), kwargs,
-                                                            "checkpoint")
+    # keyword arguments are traced like positional ones, as in JAX
+    closed, consts, leaves, in_tree, out_tree = _trace_flat(
+        lambda d, kw: with_static(*d, **kw), (tuple(dyn), kwargs), {}, "checkpoint")
     outs = remat_p.bind(*consts, *leaves, jaxpr=closed, prevent_cse=prevent_cse,
                         differentiated=False, policy=policy)
     return pytree.unflatten(out_tree, outs)
@@ -465,9 +466,24 @@ def _remat_partial_eval(trace, args, params):
   return [s if u else next(k_iter) for s, u in zip(staged, out_unknown)]
 
 
-def _remat_transpose(cts, *args, jaxpr, **_):
-  from ember.transforms.jit_rules import _jit_transpose
-  return _jit_transpose(cts, *args, jaxpr=jaxpr, name="remat")
+def _remat_transpose(cts, *args, jaxpr, **params):
+  """Recompute the primal part, then transpose the linear part (as JAX does). Splitting first
+  matters: a call in the body (a ``jit``, ``jnp.where``...) returns primal and tangent values
+  from one equation, which the backward pass would otherwise take as linear together."""
+  from ember.transforms.jit_rules import _jit_transpose, partial_eval_jaxpr
+  from ember.transforms.ad_util import is_undefined
+  linear = tuple(is_undefined(x) for x in args)
+  known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, linear,
+                                                             [False] * len(jaxpr.out_avals))
+  known, known_consts = hoist_consts(known)
+  known_outs = remat_p.bind(*known_consts, *[x for x, lin in zip(args, linear) if not lin],
+                            jaxpr=known, **params)
+  computed = known_outs[len(known_outs) - sum(kind == "out" for kind, _ in res_spec):]
+  residuals = [args[i] if kind == "in" else computed[i] for kind, i in res_spec]
+  ct_ins = _jit_transpose([c for c, u in zip(cts, out_unknown) if u], *residuals,
+                          *[x for x in args if is_undefined(x)], jaxpr=unknown, name="remat")
+  lin_cts = iter(ct_ins[len(residuals):])
+  return [next(lin_cts) if lin else None for lin in linear]
 
 
 remat_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals, impl=_remat_impl,

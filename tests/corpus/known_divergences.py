@@ -7,10 +7,6 @@ KNOWN: dict[str, str] = {
     "autodiff::linear_transpose_pytree_and_scale":
         "linear_transpose of {'u': 2a + b, 'v': -a}: ember returns b's cotangent as the Python "
         "float 1.0 it was given; JAX returns Array(1., weak_type=True) (transforms/linearize.py)",
-    "autodiff::remat_alias_and_nested":
-        "grad of checkpoint(lambda x: exp(checkpoint(sin)(x))) raises 'transpose of mul: exactly "
-        "one operand must be linear' in ember; JAX gives 1.2838 (nested remat's recomputation is "
-        "treated as linear; transforms/custom.py)",
     "compositions::custom_jvp_jvp_of_python_scalars":
         "jvp of a custom_jvp function whose rule returns a Python float tangent: JAX returns the "
         "tangent as that float (5.0), ember wraps it in Array(5., weak_type=True) "
@@ -113,14 +109,4 @@ KNOWN: dict[str, str] = {
     "random_api::typed_key_in_jaxpr":
         "decision (docs/differences.md, typed keys): a typed key traces as its uint32[2] data "
         "and split as a jit of threefry2x32; JAX prints a:key<fry>[] and random_split[shape=(2,)]",
-    # printer (ember/core/jaxpr.py)
-    "jit_api::jaxpr_python_scalar_broadcasting":
-        "JAX prints a sub-jaxpr met twice (or of more than ten equations) once, above the jaxpr, "
-        "as 'let name = { lambda ... } in'; ember prints it inline at every use",
-    "jit_api::jaxpr_iota_and_arange":
-        "shared sub-jaxprs printed inline (JAX: 'let name = {...} in'), see "
-        "jaxpr_python_scalar_broadcasting",
-    "jit_api::nested_jit_values_and_jaxpr":
-        "shared sub-jaxprs printed inline (JAX: 'let name = {...} in'), see "
-        "jaxpr_python_scalar_broadcasting",
 }

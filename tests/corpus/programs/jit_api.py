@@ -303,6 +303,15 @@ def jaxpr_dynamic_indexing_gather():
 
 
 @program
+def traced_index_with_reversed_slices_and_index_arrays():
+  z = jnp.arange(24.0).reshape(2, 3, 4)
+  idx = jnp.array([0, 2])
+  f = lambda z, i: (z[i, ::-1], z[i, 1::-1, 3:0:-1], z[1, idx, i], z.at[i, idx].add(1.0)[i])
+  return (jax.jit(f)(z, 1), jax.jit(f)(z, -1), str(jax.make_jaxpr(f)(z, 1)),
+          str(jax.make_jaxpr(f)(z, jnp.int32(1))))
+
+
+@program
 def jaxpr_at_set_and_add_scatter():
   f = lambda x, i: (x.at[i].set(0.0), x.at[jnp.array([0, 0])].add(1.0), x.at[1:].mul(2.0))
   return str(jax.make_jaxpr(f)(jnp.ones(4), 2))
@@ -320,6 +329,33 @@ def jaxpr_with_pytree_input_and_static_argnums():
   f = lambda p, n: p["w"] * n + p["b"]
   j = jax.make_jaxpr(f, static_argnums=1)({"w": jnp.ones(2), "b": 1.0}, 3)
   return str(j), len(j.jaxpr.invars), len(j.jaxpr.outvars), [str(v.aval) for v in j.in_avals]
+
+
+@program
+def jaxpr_long_variable_lists_break_lines():
+  def many(*xs):
+    return tuple(x * i for i, x in enumerate(xs)) + (sum(xs),)
+  xs = [jnp.ones(2)] * 14
+  return str(jax.make_jaxpr(many)(*xs)), str(jax.make_jaxpr(jax.jit(many))(*xs[:9]))
+
+
+@program
+def jaxpr_shares_repeated_and_large_subjaxprs():
+  inner = jax.jit(lambda x: jnp.sin(x) * 2)
+  mid = jax.jit(lambda x: inner(x) + inner(x + 1))
+  scale = jax.jit(lambda x: x * 3)
+
+  def body(c, x):
+    for _ in range(4):
+      c = jnp.tanh(c) * x + 1.0
+    return c, c
+
+  def f(x):
+    a = mid(x) + mid(x * 2) + scale(x) + scale(x)
+    c, ys = lax.scan(body, 0.0, x)
+    d = lax.cond(x[0] > 0, lambda v: body(v, v)[0], lambda v: v, x)
+    return a, c, ys, d
+  return str(jax.make_jaxpr(f)(jnp.ones(3)))
 
 
 # --- errors ----------------------------------------------------------------------------------
