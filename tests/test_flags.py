@@ -793,6 +793,39 @@ def _shard_map_axis_names():
                     axis_names={"x"})(jnp.arange(4.0))
 
 
+@arg_check("pmap", "axis_name", "in_axes", "out_axes")
+def _pmap_axes():
+  x = jnp.arange(8.0).reshape(2, 4)
+  out = ember.pmap(lambda r, w: lax.psum(r * w, "d"), axis_name="d", in_axes=(1, None),
+                   out_axes=1)(x, 2.0)
+  np.testing.assert_array_equal(out, np.broadcast_to(2 * x.sum(1, keepdims=True), (2, 4)))
+
+
+@arg_check("pmap", "static_broadcasted_argnums", "axis_size")
+def _pmap_static_and_size():
+  out = ember.pmap(lambda r, n: r * n, static_broadcasted_argnums=1, axis_size=2)(
+      jnp.ones((2, 3)), 4)
+  np.testing.assert_array_equal(out, np.full((2, 3), 4.0))
+  with pytest.raises(ValueError, match="axis_size=3"):
+    ember.pmap(lambda r: r, axis_size=3)(jnp.ones((2, 3)))
+
+
+@arg_check("pmap", "devices", "backend")
+def _pmap_devices_backend():
+  devs = ember.devices()[2:4]
+  out = ember.pmap(lambda r: r + 1, devices=devs, backend="cpu")(jnp.zeros((2, 3)))
+  assert [s.device for s in out.addressable_shards] == devs
+  with pytest.raises(RuntimeError, match="Unknown backend: 'gpu'"):
+    ember.pmap(lambda r: r, backend="gpu")
+
+
+@arg_check("pmap", "donate_argnums")
+def _pmap_donate():
+  y = ember.pmap(lambda r: r)(jnp.ones((2, 3)))  # already laid out as pmap's argument
+  np.testing.assert_array_equal(ember.pmap(lambda r: r * 2, donate_argnums=0)(y), 2.0)
+  assert y.is_deleted()
+
+
 @arg_check("device_put", "device", "src")
 def _device_put_device():
   d = ember.devices()[1]
@@ -847,6 +880,7 @@ TRANSFORMS = {
     "make_jaxpr": (ember.make_jaxpr, {"fun"}),
     "eval_shape": (ember.eval_shape, {"fun", "args", "kwargs"}),
     "shard_map": (ember.shard_map, {"f"}),
+    "pmap": (ember.pmap, {"fun"}),
     "device_put": (ember.device_put, {"x"}),
     "linear_transpose": (ember.linear_transpose, {"fun", "primals"}),
 }

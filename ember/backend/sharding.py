@@ -230,6 +230,11 @@ class PartitionSpec:
     return tuple(a for d in range(len(self)) for a in self.axes_of(d))
 
 
+# As in JAX, the class calls itself by its short name (``type(spec).__name__ == "P"``).
+P = PartitionSpec
+PartitionSpec.__name__ = PartitionSpec.__qualname__ = "P"
+
+
 class Mesh:
   """An n-d array of devices whose axes have names.
 

@@ -230,9 +230,9 @@ def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
   exe = _compile(text, mesh, compiler_options)
   outs = list(out_shardings)
   if any(s is None for s in outs):
-    chosen = exe.get_output_shardings()
+    chosen = exe.get_output_shardings()  # None on a one-device mesh: all layouts are one
     for i, (s, a) in enumerate(zip(outs, closed.out_avals)):
-      if s is None:
+      if s is None and chosen is not None:
         outs[i] = spec_from_hlo(_as_hlo(chosen[i]), mesh, a.ndim)
     if any(s is None for s in outs):  # XLA chose a layout no spec names: ask for replication
       outs = [s or replicated(mesh) for s in outs]

@@ -282,13 +282,13 @@ def _check_axes_spec(spec, what: str):
                     f"types as leaves, but got {spec}.")
 
 
-def _prefix_leaves(spec, tree, what: str) -> list:
+def prefix_leaves(spec, tree, what: str, transform: str = "vmap") -> list:
   """One entry of ``spec`` (a pytree prefix of ``tree`` with None and ints as leaves) for each
-  leaf of ``tree``."""
+  leaf of ``tree``: vmap's and pmap's in_axes and out_axes."""
   try:
     return pytree.broadcast_prefix(spec, tree, is_leaf=lambda x: x is None)
   except ValueError:
-    raise ValueError(f"vmap {what} specification must be a tree prefix of the corresponding "
+    raise ValueError(f"{transform} {what} specification must be a tree prefix of the corresponding "
                      f"value; got {what}={spec!r} for a value of structure "
                      f"{pytree.flatten(tree)[1]}.") from None
 
@@ -396,7 +396,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
                        "**kwargs={}")
     arg_leaves, arg_tree = pytree.flatten(args)
     kw_leaves, kw_tree = pytree.flatten(kwargs)
-    axes = _prefix_leaves(in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args),
+    axes = prefix_leaves(in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args),
                           args, "in_axes") + [0] * len(kw_leaves)
     leaves = arg_leaves + kw_leaves
     axes = [_normalize_in_axis(x, ax) for x, ax in zip(leaves, axes)]
@@ -407,7 +407,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
       out = fun(*pytree.unflatten(arg_tree, ins[:len(arg_leaves)]),
                 **pytree.unflatten(kw_tree, ins[len(arg_leaves):]))
     out_leaves, out_tree = pytree.flatten(out)
-    o_axes = _prefix_leaves(out_axes, out, "out_axes")
+    o_axes = prefix_leaves(out_axes, out, "out_axes")
     results = []
     for x, ax in zip(out_leaves, o_axes):
       val, d = trace.unpack(x)

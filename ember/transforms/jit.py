@@ -404,8 +404,8 @@ class JitWrapped:
       return self
     return functools.partial(self, obj)
 
-  def __repr__(self):
-    return f"<ember.jit of {getattr(self._fun, '__qualname__', self._fun)!r}>"
+  def __repr__(self):  # as JAX's (libraries recognise jitted functions by it)
+    return f"<PjitFunction of {self._fun!r}>"
 
   # --- calling ---
 

@@ -583,7 +583,9 @@ class _ShardMapped:
       out = self._fun(*pytree.unflatten(in_tree, blocks))
       out_leaves, out_tree = pytree.flatten(out)
       out_tree_box.append(out)
-      specs = _spec_leaves(self._out_specs, out, "out_specs")
+      # out_specs may be read off the outputs (pmap's, by their ranks): one spec per leaf
+      specs = (self._out_specs(out) if callable(self._out_specs)
+               else _spec_leaves(self._out_specs, out, "out_specs"))
       _check_specs(specs, mesh, "out_specs")
       _check_out_ranks(getattr(self._fun, "__name__", "<fun>"), out, out_leaves, specs,
                        self._out_specs)
@@ -632,6 +634,9 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh: M
                                  axis_names=axis_names, check_vma=check_vma)
   if not callable(f):
     raise TypeError(f"shard_map requires a callable as its first argument, got {f!r}.")
+  if callable(out_specs):
+    raise TypeError(f"shard_map's out_specs must be a PartitionSpec or a pytree of them, got "
+                    f"{out_specs!r}.")
   mesh = mesh if mesh is not None else current_mesh()
   if not isinstance(mesh, Mesh):
     raise TypeError("shard_map requires mesh= to be an ember.sharding.Mesh (e.g. from "
