@@ -11,7 +11,7 @@ __version_info__ = (0, 10, 2)
 
 from ember.config import (  # noqa: E402
     config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
-    default_matmul_precision, log_compiles, disable_jit)
+    default_matmul_precision, log_compiles, disable_jit, checking_leaks)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
@@ -47,7 +47,7 @@ from ember.transforms.pmap import pmap  # noqa: E402
 
 __all__ = [
     "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
-    "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
+    "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "checking_leaks", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
     "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",
     "errors", "lax", "numpy", "random", "tree", "tree_util",

@@ -125,6 +125,7 @@ class Config:
       "jax_traceback_filtering": "auto",
       "jax_debug_nans": False,
       "jax_debug_infs": False,
+      "jax_check_tracer_leaks": False,
       "jax_log_compiles": False,
       "jax_compilation_cache_dir": None,
       "jax_persistent_cache_min_compile_time_secs": 1.0,
@@ -281,6 +282,24 @@ def default_matmul_precision(new_val: str | None):
       [2. 2.]
   """
   return config._option("jax_default_matmul_precision", new_val)
+
+
+def checking_leaks():
+  """Context manager that turns ``jax_check_tracer_leaks`` on inside its block: a tracer that
+  outlives the transformation that made it (kept in a global list, say) raises
+  ``Exception: Leaked trace ...`` when that transformation returns.
+
+  Example:
+      >>> import ember
+      >>> kept = []
+      >>> with ember.checking_leaks():
+      ...   ember.jit(lambda x: kept.append(x) or x)(1.0)
+      Traceback (most recent call last):
+      ...
+      Exception: Leaked trace DynamicJaxprTrace. Leaked tracer(s):
+      ...
+  """
+  return config._option("jax_check_tracer_leaks", True)
 
 
 def log_compiles(new_val: bool = True):

@@ -191,6 +191,30 @@ def _compilation_cache():
   assert ember.jit(lambda x: x + 2)(1.0) == 3.0
 
 
+@config_check("jax_check_tracer_leaks")
+def _check_tracer_leaks():
+  kept = []
+  for transform in (ember.jit, ember.vmap, ember.grad):
+    with ember.checking_leaks():
+      with pytest.raises(Exception, match="(?s)Leaked trace .*is held by"):
+        transform(lambda x: kept.append(x) or jnp.sum(x * 2))(jnp.ones(2))
+    kept.clear()
+  assert not ember.config.jax_check_tracer_leaks
+  # no false alarms: the transformations of real programs keep none of their tracers (a cached
+  # jaxpr's debug info, a custom_vjp's bwd, a shard_map's outputs once held some)
+
+  @ember.custom_vjp
+  def mul(a, b):
+    return a * b
+
+  mul.defvjp(lambda a, b: (a * b, (a, b)), lambda r, ct: (r[1] * ct, r[0] * ct))
+  loss = lambda w: jnp.sum(lax.scan(lambda c, x: (c * mul(x, w), c), 1.0, jnp.arange(3.0))[0])
+  with ember.checking_leaks():
+    np.testing.assert_allclose(ember.jit(ember.grad(ember.jit(loss)))(0.5), 0.0, atol=1e-6)
+    np.testing.assert_allclose(ember.vmap(ember.grad(lambda x: mul(x, 2.0)))(jnp.ones(2)), 2.0)
+    assert ember.make_jaxpr(ember.hessian(lambda x: jnp.sum(x ** 3)))(jnp.ones(2)) is not None
+
+
 @config_check("jax_log_compiles")
 def _log_compiles():
   class Records(logging.Handler):

@@ -15,7 +15,13 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import functools
+import gc
+import os
+import sys
 import threading
+import types
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -24,6 +30,7 @@ from ember.core.aval import ManualAxes, ShapedArray
 from ember.core import errors
 
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
+           "leak_checked",
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
            "extend_axis_env", "axis_size", "manual_axes", "vma_axes", "manual_axes_in_scope"]
 
@@ -111,12 +118,113 @@ class Trace:
 
   def __init__(self, parent: "Trace | None" = None):
     self.parent = parent
+    watched = _leaks.traces
+    if watched is not None:  # a leak-checked transformation is running (see leak_checked)
+      watched.append(weakref.ref(self))
 
   def process_primitive(self, prim: Primitive, args: tuple, params: dict):
     raise NotImplementedError
 
   def __repr__(self):
     return type(self).__name__
+
+
+# --- jax_check_tracer_leaks ------------------------------------------------------------------
+
+class _LeakWatch(threading.local):
+  traces: list | None = None  # weak references to the traces made inside a leak-checked call
+
+
+_leaks = _LeakWatch()
+
+
+def leak_checked(fn: Callable) -> Callable:
+  """Wrap a transformation's entry point: with ``jax_check_tracer_leaks`` on, once the outermost
+  such call returns, no tracer of a trace made during it may still be alive (a tracer kept in a
+  global, a closure or an object outlives its transformation: JAX's ``Exception: Leaked
+  trace``). Off, it costs one attribute read."""
+  from ember.config import config
+
+  @functools.wraps(fn)
+  def checked(*args, **kwargs):
+    if not config.jax_check_tracer_leaks or _leaks.traces is not None:
+      return fn(*args, **kwargs)
+    _leaks.traces = []
+    try:
+      out = fn(*args, **kwargs)
+    finally:
+      made, _leaks.traces = _leaks.traces, None
+    _raise_if_leaked(made)
+    return out
+
+  return checked
+
+
+def _raise_if_leaked(made: list) -> None:
+  gc.collect()
+  # The garbage collector does not see running frames' variables: note what the user's
+  # running functions hold (ember's own frames may still hold results being unpacked).
+  user_held, frame = {}, sys._getframe()
+  while frame is not None:
+    code = frame.f_code
+    if not code.co_filename.startswith(_EMBER_DIR):
+      where = f"a variable of {code.co_name} ({code.co_filename}:{frame.f_lineno})"
+      for value in frame.f_locals.values():
+        user_held.setdefault(id(value), where)
+    frame = frame.f_back
+  for ref in made:
+    trace = ref()
+    if trace is None:
+      continue
+    leaked = [(t, holder) for t in gc.get_referrers(trace)
+              if isinstance(t, Tracer) and t._trace is trace
+              for holder in [_lasting_holder(t, made, user_held)] if holder is not None]
+    if leaked:
+      lines = [f"{t!r} is held by {holder}" for t, holder in leaked[:5]]
+      raise Exception(f"Leaked trace {type(trace).__name__}. Leaked tracer(s):\n\n" +
+                      "\n".join(lines) + "\n\nA tracer outlived the transformation that made "
+                      "it: it was stored in a global, a closure or an object while the function "
+                      "was traced. Return it instead.")
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset, types.CellType, types.FunctionType,
+               types.MethodType)
+
+
+_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _lasting_holder(tracer, made: list, user_held: dict, depth: int = 8) -> str | None:
+  """What keeps ``tracer`` alive beyond the transformation, or None. Walks its referrers through
+  containers, closures and functions: reaching only ember's own running frames (a caller still
+  unpacking the results) is fine; a user's frame, a module's globals or an object is a leak."""
+  module_dicts = {id(m.__dict__): name for name, m in list(sys.modules.items())
+                  if getattr(m, "__dict__", None) is not None}
+  seen, frontier = {id(made)}, [tracer]
+  for _ in range(depth):
+    following = []
+    for obj in frontier:
+      for holder in gc.get_referrers(obj):
+        if id(holder) in seen:
+          continue
+        seen.add(id(holder))
+        if id(holder) in user_held:
+          return user_held[id(holder)]
+        if isinstance(holder, types.FrameType):
+          code = holder.f_code
+          if code.co_filename.startswith(_EMBER_DIR):
+            continue
+          return f"a variable of {code.co_name} ({code.co_filename}:{holder.f_lineno})"
+        if id(holder) in module_dicts:
+          return f"a global of module {module_dicts[id(holder)]}"
+        if isinstance(holder, (_CONTAINERS, Tracer, Trace)) or hasattr(type(holder), "__next__"):
+          following.append(holder)
+        elif not isinstance(holder, weakref.ref):
+          return f"an object of type {type(holder).__name__}"
+    frontier = following
+    if not frontier:
+      return None
+  return None
 
 
 class _TraceState(threading.local):

@@ -67,7 +67,7 @@ def _trace_computation(name: str, computation: Callable, avals: list[ShapedArray
     box.append(out_tree)
     return leaves
 
-  closed, _ = trace_to_jaxpr(flat, avals * 2)
+  closed = trace_to_jaxpr(flat, avals * 2)
   if any(isinstance(c, core.Tracer) for c in closed.consts):
     raise NotImplementedError(
         f"Reduction computations can't close over Tracers: the computation of {name} uses a "

@@ -334,7 +334,7 @@ def _traced_region(ctx, fn, avals):
   """A region whose block runs the ember function ``fn`` on its arguments."""
   from ember.backend import lowering
   from ember.transforms.staging import trace_to_jaxpr  # staging sits above primitives
-  closed, _ = trace_to_jaxpr(lambda *xs: list(fn(*xs)), list(avals))
+  closed = trace_to_jaxpr(lambda *xs: list(fn(*xs)), list(avals))
 
   def body(sub, args):
     consts = [sub.constant(c, v.aval) for c, v in zip(closed.consts, closed.jaxpr.constvars)]

@@ -733,7 +733,7 @@ _COMBINERS = {"scatter-add": ew.add_p, "scatter-sub": ew.sub_p, "scatter-mul": e
 def reduction_jaxpr(fun, aval: ShapedArray) -> tuple[Jaxpr, tuple]:
   """The jaxpr of ``fun(x, y)`` on two scalars of ``aval``, and its constants."""
   from ember.transforms.staging import trace_to_jaxpr
-  closed, _ = trace_to_jaxpr(lambda x, y: [fun(x, y)], [aval, aval])
+  closed = trace_to_jaxpr(lambda x, y: [fun(x, y)], [aval, aval])
   return closed.jaxpr, tuple(closed.consts)
 
 

@@ -18,7 +18,7 @@ def lower_fun(fn: Callable, multiple_results: bool = False) -> Callable:
     def flat(*xs):
       out = fn(*xs, **params)
       return list(out) if multiple_results else [out]
-    closed, _ = trace_to_jaxpr(flat, [a.aval for a in args])
+    closed = trace_to_jaxpr(flat, [a.aval for a in args])
     consts = [ctx.constant(c, v.aval) for c, v in zip(closed.consts, closed.jaxpr.constvars)]
     outs = lowering.lower_jaxpr(ctx, closed.jaxpr, consts, list(args))
     return outs if multiple_results else outs[0]

@@ -385,7 +385,7 @@ def _jvp_reducer(jaxpr: Jaxpr, consts: tuple, n: int) -> ClosedJaxpr:
 
   avals = [v.aval for v in jaxpr.invars[:n]]
   t_avals = [tangent_aval(a) for a in avals]
-  closed, _ = trace_to_jaxpr(pairs, avals + t_avals + avals + t_avals)
+  closed = trace_to_jaxpr(pairs, avals + t_avals + avals + t_avals)
   _jvp_jaxprs[key] = closed
   return closed
 

@@ -252,7 +252,7 @@ def batch_jaxpr(closed: ClosedJaxpr, size: int, in_dims: Sequence, axis_name=Non
     return vals
 
   with _named(axis_name, size):
-    new, _ = trace_to_jaxpr(fun, [_batched_aval(a, d, size)
+    new = trace_to_jaxpr(fun, [_batched_aval(a, d, size)
                                   for a, d in zip(closed.in_avals, in_dims)])
   batched, consts = hoist_consts(new)
   out = _jaxpr_cache[key] = (batched, consts, out_dims_box[0])
@@ -386,6 +386,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
   _check_axes_spec(out_axes, "out_axes")
 
   @functools.wraps(fun)
+  @core.leak_checked
   def vmap_f(*args, **kwargs):
     if isinstance(in_axes, tuple) and len(in_axes) != len(args):
       raise ValueError(f"{_IN_AXES_MSG}, but got len(in_axes)={len(in_axes)}, "

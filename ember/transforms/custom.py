@@ -56,7 +56,7 @@ def _trace_flat(fun, args, kwargs, what: str):
     out_box.append(tree)
     return o
 
-  closed, _ = trace_to_jaxpr(flat, [core.get_aval(x) for x in leaves])
+  closed = trace_to_jaxpr(flat, [core.get_aval(x) for x in leaves])
   closed, consts = hoist_consts(closed)
   return closed, consts, leaves, in_tree, out_box[0]
 
@@ -78,10 +78,11 @@ def _split_nondiff(fun, nondiff_argnums, args, kwargs):
     args = bound.args
   nondiff = {i: args[i] for i in nondiff_argnums}
   dyn = [a for i, a in enumerate(args) if i not in nondiff]
+  nargs = len(args)  # not the arguments themselves: the rules holding this outlive the trace
 
   def with_nondiff(d):
     it = iter(d)
-    return [nondiff[i] if i in nondiff else next(it) for i in range(len(args))]
+    return [nondiff[i] if i in nondiff else next(it) for i in range(nargs)]
   return nondiff, dyn, with_nondiff
 
 
@@ -300,15 +301,16 @@ def _bwd_leaves(cts: tuple, in_tree) -> list:
   return leaves
 
 
-def _check_bwd_vma(cts: list, primals: list, in_tree) -> list:
+def _check_bwd_vma(cts: list, primal_avals: list, in_tree) -> list:
   """Inside shard_map, bwd's cotangents must vary over the mesh axes their inputs vary over (a
   ValueError as in JAX; ``pcast`` or ``psum`` in bwd fixes it)."""
-  for i, (c, p) in enumerate(zip(cts, primals)):
+  for i, (c, p_aval) in enumerate(zip(cts, primal_avals)):
     if c is None:
       continue
-    c_aval, p_aval = core.get_aval(c), core.get_aval(p)
+    c_aval = core.get_aval(c)
     if c_aval.vma != p_aval.vma:
-      paths = pytree.tree_flatten_with_path(pytree.unflatten(in_tree, range(len(primals))))[0]
+      paths = pytree.tree_flatten_with_path(pytree.unflatten(in_tree,
+                                                             range(len(primal_avals))))[0]
       raise ValueError(
           "Custom VJP bwd rule must produce an output with the same type as the args tuple of "
           f"the primal function, but at output{pytree.keystr(paths[i][0])} the bwd rule "
@@ -356,6 +358,7 @@ class custom_vjp:
     user_fwd, user_bwd = self.fwd, self.bwd
     nd = [nondiff[i] for i in sorted(nondiff)]
     res_tree_box = []
+    leaf_avals = [core.get_aval(x) for x in leaves]  # not the leaves: bwd outlives the trace
 
     def flat_fwd(primals):
       out, res = user_fwd(*with_nondiff(pytree.unflatten(in_tree, primals)))
@@ -375,7 +378,7 @@ class custom_vjp:
       if not isinstance(out, (tuple, list)):
         raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
                         f"(non-static) argument; got {type(out).__name__}.")
-      return _check_bwd_vma(_bwd_leaves(tuple(out), in_tree), leaves, in_tree)
+      return _check_bwd_vma(_bwd_leaves(tuple(out), in_tree), leaf_avals, in_tree)
 
     _named_like(flat_fwd, user_fwd), _named_like(flat_bwd, user_bwd)
     outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=closed, fwd=flat_fwd,

@@ -617,7 +617,7 @@ class JitWrapped:
 
     debug = DebugInfo("jit", self._fun,
                       lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
-    closed, _ = trace_to_jaxpr(flat_fun, avals, debug)
+    closed = trace_to_jaxpr(flat_fun, avals, debug)
     entry = _Entry(closed, out_tree_box[0], in_tree, self._donated_leaves(args, kwargs),
                    self._keep_unused, self._compiler_options)
     self._cache[key] = entry

@@ -47,7 +47,7 @@ def _jvp_jaxpr(closed: ClosedJaxpr, nonzero: tuple[bool, ...]):
     t_out = [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
     return list(p_out) + t_out
 
-  jvp_closed, _ = trace_to_jaxpr(fun, list(in_avals) + t_avals)
+  jvp_closed = trace_to_jaxpr(fun, list(in_avals) + t_avals)
   return hoist_consts(jvp_closed), keep
 
 
@@ -121,7 +121,7 @@ def _partial_eval(closed, unknowns, instantiate_out, forward):
     box.append((hoist_consts(unknown)[0], out_unknown, spec))
     return [o for o, u in zip(outs, out_unknown) if not u] + computed
 
-  known, _ = trace_to_jaxpr(known_fun, [in_avals[i] for i in known_pos])
+  known = trace_to_jaxpr(known_fun, [in_avals[i] for i in known_pos])
   unknown, out_unknown, spec = box[0]
   return PartialEval(known, unknown, out_unknown, spec)
 
@@ -170,7 +170,7 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple[bool, ...], ct_zero: tup
     ins = backward_pass(as_linear, res, ct_all)
     return [instantiate(c, v.aval) for c, v in zip(ins, lin_vars)]
 
-  t_closed, _ = trace_to_jaxpr(fun, res_avals + ct_avals)
+  t_closed = trace_to_jaxpr(fun, res_avals + ct_avals)
   return hoist_consts(t_closed)
 
 

@@ -89,6 +89,7 @@ def _check_tangent(primal, tangent, i: int):
         f"tangent dtype {t_aval.dtype.name} instead (at position {i}).")
 
 
+@core.leak_checked
 def jvp_flat(fun: Callable, primals: Sequence, tangents: Sequence):
   """jvp of a function of flat arguments returning a flat list; returns (primals_out,
   tangents_out) with tangents possibly ``Zero``."""

@@ -55,6 +55,7 @@ class LinearizeTrace(DynamicJaxprTrace):
     return DynamicJaxprTrace.process_primitive(self, prim, tuple(args), params)
 
 
+@core.leak_checked
 def linearize_flat(fun: Callable, primals: Sequence):
   """``fun``'s outputs at ``primals`` and its linearization as a closed jaxpr mapping input
   tangents to output tangents (its consts are the residuals)."""

@@ -287,9 +287,9 @@ def _residual_bodies(pe, mesh: Mesh):
            for x, a, b in zip(xs, res_avals, pe.unknown.in_avals)]
     return eval_jaxpr(pe.unknown.jaxpr, pe.unknown.consts, *res, *xs[len(res):])
 
-  known2 = hoist_consts(trace_to_jaxpr(known_fun, known.in_avals)[0])
+  known2 = hoist_consts(trace_to_jaxpr(known_fun, known.in_avals))
   unknown_avals = res_avals + list(pe.unknown.in_avals[len(pe.residuals):])
-  unknown2 = hoist_consts(trace_to_jaxpr(unknown_fun, unknown_avals)[0])
+  unknown2 = hoist_consts(trace_to_jaxpr(unknown_fun, unknown_avals))
   return known2, unknown2
 
 
@@ -356,7 +356,7 @@ def _transpose_body(closed: ClosedJaxpr, linear, ct_zero, in_specs, mesh: Mesh,
       outs.append(coll.psum_p.bind(c, axes=missing, axis_index_groups=None) if missing else c)
     return outs
 
-  return hoist_consts(trace_to_jaxpr(fun, ct_avals + res_avals)[0])
+  return hoist_consts(trace_to_jaxpr(fun, ct_avals + res_avals))
 
 
 def _transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, **rest):
@@ -595,7 +595,7 @@ class _ShardMapped:
     blocks = [_block_aval(a, s, mesh, check_vma) for a, s in zip(avals, in_specs)]
     debug = DebugInfo("shard_map", self._fun, lambda: names)
     with _mesh_env(mesh, check_vma):
-      closed, _ = trace_to_jaxpr(body, blocks, debug)
+      closed = trace_to_jaxpr(body, blocks, debug)
     out_specs, out = out_specs_box[0], out_tree_box[0]
     if check_vma:
       _check_out_specs(getattr(self._fun, "__name__", "<fun>"), mesh, closed.out_avals,

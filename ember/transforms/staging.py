@@ -79,7 +79,14 @@ class DebugInfo:
         self._names = self.arg_names_fn() if self.arg_names_fn else []
       except Exception:  # names are only for messages
         self._names = []
+      self.arg_names_fn = None
     return self._names
+
+  def release(self) -> None:
+    """Work out the names now and drop the function that knew them: it holds the traced
+    arguments (tracers), which must not outlive the trace (a cached jaxpr keeps its debug
+    info)."""
+    _ = self.arg_names
 
 
 def arg_names(fun: Callable, args: tuple, kwargs: dict, static_argnums=(), static_argnames=()
@@ -269,18 +276,21 @@ def _scalar_value(x, aval: ShapedArray):
   return np.asarray(x, dtype=aval.dtype)[()]
 
 
+@core.leak_checked
 def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray],
-                   debug: DebugInfo | None = None) -> tuple[ClosedJaxpr, Any]:
-  """Trace ``fun(*tracers)`` (flat arguments) into a closed jaxpr; return it and fun's output."""
+                   debug: DebugInfo | None = None) -> ClosedJaxpr:
+  """Trace ``fun(*tracers)`` (flat arguments; it returns a flat list) into a closed jaxpr."""
   parent = core.current_trace()
   trace = DynamicJaxprTrace(parent, debug)
   tracers = [trace.new_arg(a) for a in in_avals]
   try:
     with core.set_current_trace(trace):
       outs = fun(*tracers)
-    return trace.to_jaxpr(outs), outs
+    return trace.to_jaxpr(outs)
   finally:
     trace.alive = False
+    if debug is not None:
+      debug.release()
 
 
 def abstract_leaf(x) -> ShapedArray:
@@ -325,7 +335,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
     with contextlib.ExitStack() as stack:
       for name, size in axis_env or ():
         stack.enter_context(core.extend_axis_env(name, size))
-      closed, outs = trace_to_jaxpr(flat_fun, avals, debug)
+      closed = trace_to_jaxpr(flat_fun, avals, debug)
     if return_shape:
       shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
                 for v in closed.jaxpr.outvars]

@@ -99,7 +99,7 @@ def trace_fun(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: str
     out_tree_box.append(tree)
     return leaves
 
-  closed, _ = trace_to_jaxpr(flat, in_avals, DebugInfo(what, fun))
+  closed = trace_to_jaxpr(flat, in_avals, DebugInfo(what, fun))
   closed.jaxpr.debug_info = None  # the cache must not keep the function alive
   traced = Traced(*hoist_consts(closed), out_tree_box[0])
   if per_fun is not False and not any(isinstance(c, core.Tracer) for c in traced.consts):
@@ -367,7 +367,7 @@ def cached(key, build: Callable):
 
 def trace_flat(fun: Callable, avals: Sequence[ShapedArray]) -> tuple[ClosedJaxpr, list]:
   """``fun`` of flat arguments traced to a const-free jaxpr and the consts it needs first."""
-  closed, _ = trace_to_jaxpr(fun, list(avals))
+  closed = trace_to_jaxpr(fun, list(avals))
   return hoist_consts(closed)
 
 
