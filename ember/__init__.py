@@ -6,8 +6,7 @@ import os as _os
 
 _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before jaxlib loads: no C++ log noise
 
-__version__ = "0.10.2"
-__version_info__ = (0, 10, 2)
+from ember.version import __version__, __version_info__  # noqa: E402
 
 from ember.config import (  # noqa: E402
     config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
@@ -29,7 +28,7 @@ from ember.transforms.custom import custom_jvp, custom_vjp, checkpoint, remat  #
 from ember.transforms.jacobians import jacfwd, jacrev, jacobian, hessian  # noqa: E402
 from ember.transforms.batching import vmap  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
-from ember import typing, flatten_util, ops, test_util  # noqa: E402,F401
+from ember import typing, flatten_util, ops, test_util, version  # noqa: E402,F401
 from ember import random  # noqa: E402,F401
 from ember import nn, scipy  # noqa: E402,F401
 from ember import dlpack  # noqa: E402,F401

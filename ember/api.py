@@ -196,16 +196,20 @@ def eval_shape(fun: Callable, *args, **kwargs):
 
 class _NameScope:
   """What ``named_scope`` returns: a context manager that also decorates functions."""
-  __slots__ = ("name",)
+  __slots__ = ("name", "_scopes")
 
   def __init__(self, name: str):
     self.name = name
+    self._scopes: list = []  # entered scopes (it may be re-entered, e.g. recursively)
 
   def __enter__(self):
+    scope = core.extend_name_stack(self.name)
+    scope.__enter__()
+    self._scopes.append(scope)
     return None
 
   def __exit__(self, exc_type, exc_value, traceback):
-    return None
+    return self._scopes.pop().__exit__(exc_type, exc_value, traceback)
 
   def __call__(self, fun):
     @functools.wraps(fun)
@@ -218,9 +222,10 @@ class _NameScope:
 def named_scope(name: str) -> _NameScope:
   """A context manager (or decorator) naming the computations staged inside it.
 
-  In JAX the name only reaches the compiled program's op metadata (profiler names); ember keeps
-  no name stack (this differs from JAX only in that metadata), so values, jaxprs and errors are
-  the same with or without it.
+  The names are recorded in the ``source_info.name_stack`` of the equations staged inside
+  (``str`` of it: the names joined by ``/``, relative to the enclosing ``jit``), as in JAX; they
+  do not reach the compiled program's op metadata in ember (this differs from JAX only there).
+  Values, printed jaxprs and errors are the same with or without it.
 
   Raises:
     TypeError: ``name`` is not a string.

@@ -60,10 +60,41 @@ def literal_value(lit: "Literal"):
   return val
 
 
+class NameTransform(NamedTuple):
+  """A transformation's mark in a name stack: it wraps the scope name after it, as JAX prints
+  ``jvp(model)``, ``transpose(jvp(model))``, ``vmap()``."""
+  name: str
+
+
+class NameStack(NamedTuple):
+  """The ``named_scope`` names (and transformations) an equation was staged under, outermost
+  first. ``str`` joins them by ``/`` as JAX does, each run of transformations wrapping the
+  next name: ``(jvp, 'model', 'conv')`` prints ``jvp(model)/conv``."""
+  stack: tuple = ()
+
+  def __str__(self):
+    parts, pending = [], []
+    for entry in self.stack:
+      if isinstance(entry, NameTransform):
+        pending.append(entry.name)
+        continue
+      for t in reversed(pending):
+        entry = f"{t}({entry})"
+      parts.append(entry)
+      pending = []
+    if pending:
+      inner = ""
+      for t in reversed(pending):
+        inner = f"{t}({inner})"
+      parts.append(inner)
+    return "/".join(parts)
+
+
 class SourceInfo(NamedTuple):
   file: str
   line: int
   function: str
+  name_stack: NameStack = NameStack()
 
 
 class JaxprEqn:
@@ -120,6 +151,12 @@ class ClosedJaxpr:
   in_avals = property(lambda self: self.jaxpr.in_avals)
   out_avals = property(lambda self: self.jaxpr.out_avals)
   eqns = property(lambda self: self.jaxpr.eqns)
+  # the jaxpr's own parts, read through as JAX's ClosedJaxpr does
+  constvars = property(lambda self: self.jaxpr.constvars)
+  invars = property(lambda self: self.jaxpr.invars)
+  outvars = property(lambda self: self.jaxpr.outvars)
+  effects = property(lambda self: self.jaxpr.effects)
+  debug_info = property(lambda self: self.jaxpr.debug_info)
 
   def pretty_print(self, width: int = 80) -> str:
     return self.jaxpr.pretty_print(width)

@@ -30,7 +30,7 @@ from ember.core.aval import ManualAxes, ShapedArray
 from ember.core import errors
 
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
-           "leak_checked",
+           "leak_checked", "extend_name_stack", "set_name_stack", "name_stack",
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
            "extend_axis_env", "axis_size", "manual_axes", "vma_axes", "manual_axes_in_scope"]
 
@@ -233,6 +233,7 @@ class _TraceState(threading.local):
     self.axis_env: tuple = ()  # ((name, size), ...) of the named axes in scope, innermost last
     self.manual_axes: tuple = ()  # the mesh axes of the enclosing shard_map body
     self.vma_axes: tuple = ()  # those values are typed over (check_vma), in mesh order
+    self.name_stack: tuple = ()  # the named_scope names in force, outermost first
 
 
 @contextlib.contextmanager
@@ -247,6 +248,32 @@ def set_current_trace(trace: Trace):
 
 def current_trace() -> Trace:
   return _state.trace
+
+
+@contextlib.contextmanager
+def extend_name_stack(name: str):
+  """Name the equations staged while the body runs (``named_scope``, ``named_call``)."""
+  prev = _state.name_stack
+  _state.name_stack = prev + (name,)
+  try:
+    yield
+  finally:
+    _state.name_stack = prev
+
+
+@contextlib.contextmanager
+def set_name_stack(stack: tuple):
+  """Stage the body's equations under ``stack`` (a transpose under the equation's own names)."""
+  prev = _state.name_stack
+  _state.name_stack = stack
+  try:
+    yield
+  finally:
+    _state.name_stack = prev
+
+
+def name_stack() -> tuple:
+  return _state.name_stack
 
 
 @contextlib.contextmanager

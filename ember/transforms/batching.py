@@ -33,7 +33,7 @@ from ember.backend.compile import LRUCache
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr
+from ember.core.jaxpr import ClosedJaxpr, NameTransform
 
 __all__ = ["AxisData", "BatchTrace", "BatchTracer", "vmap", "not_mapped", "batch_jaxpr", "moveaxis",
            "bump_dims",
@@ -353,6 +353,9 @@ def _normalize_in_axis(x, ax) -> int | None:
   return ax % ndim
 
 
+_VMAP = NameTransform("vmap")  # staged equations are named vmap(scope), as in JAX
+
+
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
          axis_size: int | None = None, spmd_axis_name=None, sum_match: bool = False) -> Callable:
   """Vectorize ``fun`` over a batch axis of its inputs.
@@ -404,7 +407,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
     size = _mapped_size(fun, args, kwargs, leaves, axes, axis_size)
     trace = BatchTrace(core.current_trace(), axis_name, size, spmd_axis_name)
     ins = [trace.wrap(x, ax) for x, ax in zip(leaves, axes)]
-    with _named(axis_name, size), core.set_current_trace(trace):
+    with _named(axis_name, size), core.set_current_trace(trace), \
+        core.extend_name_stack(_VMAP):
       out = fun(*pytree.unflatten(arg_tree, ins[:len(arg_leaves)]),
                 **pytree.unflatten(kw_tree, ins[len(arg_leaves):]))
     out_leaves, out_tree = pytree.flatten(out)

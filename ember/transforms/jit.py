@@ -357,8 +357,7 @@ class JitWrapped:
                backend=None, inline=False, in_shardings=None, out_shardings=None,
                compiler_options=None):
     if not callable(fun):
-      raise TypeError(f"jit requires a callable as its first argument, got {fun!r} of type "
-                      f"{type(fun).__name__}.")
+      raise TypeError(f"Expected a callable value, got {fun!r}")
     functools.update_wrapper(self, fun)
     if not hasattr(self, "__name__"):  # e.g. a functools.partial
       self.__name__ = self.__qualname__ = fun_name(fun)

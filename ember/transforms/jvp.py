@@ -18,6 +18,7 @@ import numpy as np
 from ember import pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
+from ember.core.jaxpr import NameTransform
 from ember.transforms.ad_util import (Zero, tangent_aval, instantiate, float0, flatten_fun,
                                       split_aux)
 
@@ -89,13 +90,16 @@ def _check_tangent(primal, tangent, i: int):
         f"tangent dtype {t_aval.dtype.name} instead (at position {i}).")
 
 
+_JVP = NameTransform("jvp")  # staged equations are named jvp(scope), as in JAX
+
+
 @core.leak_checked
 def jvp_flat(fun: Callable, primals: Sequence, tangents: Sequence):
   """jvp of a function of flat arguments returning a flat list; returns (primals_out,
   tangents_out) with tangents possibly ``Zero``."""
   trace = JVPTrace(core.current_trace())
   ins = [trace.wrap(p, t) for p, t in zip(primals, tangents)]
-  with core.set_current_trace(trace):
+  with core.set_current_trace(trace), core.extend_name_stack(_JVP):
     outs = fun(*ins)
   primals_out, tangents_out = [], []
   for x in outs:

@@ -21,7 +21,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.jaxpr import Jaxpr, Literal, Var, literal_value
+from ember.core.jaxpr import Jaxpr, Literal, NameTransform, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
@@ -87,6 +87,9 @@ def _is_linear(v, linear: set) -> bool:
   return isinstance(v, Var) and id(v) in linear
 
 
+_TRANSPOSE = NameTransform("transpose")
+
+
 def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
   """Cotangents of a linear jaxpr's inputs, given its outputs' cotangents (values or Zero)."""
   known = {id(v): c for v, c in zip(jaxpr.constvars, consts)}
@@ -118,6 +121,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
         known[id(v)] = o
   for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
     accumulate(v, ct)
+  base = core.name_stack()
   for eqn in reversed(jaxpr.eqns):
     if not any(_is_linear(v, linear) for v in eqn.invars):
       continue
@@ -126,8 +130,10 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
       continue
     ct_outs = [Zero(v.aval) if c is None else c for c, v in zip(ct_outs, eqn.outvars)]
     rule = eqn.primitive.rule("transpose")
-    ct_ins = rule(ct_outs if eqn.primitive.multiple_results else ct_outs[0],
-                  *[read(v) for v in eqn.invars], **eqn.params)
+    names = eqn.source_info.name_stack.stack if eqn.source_info is not None else ()
+    with core.set_name_stack(base + (_TRANSPOSE,) + names):  # transpose(jvp(scope)), as JAX
+      ct_ins = rule(ct_outs if eqn.primitive.multiple_results else ct_outs[0],
+                    *[read(v) for v in eqn.invars], **eqn.params)
     for v, ct in zip(eqn.invars, ct_ins):
       accumulate(v, ct)
   return [cts.get(id(v), Zero(v.aval)) for v in jaxpr.invars]

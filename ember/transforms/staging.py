@@ -25,7 +25,7 @@ from ember.core import trace as core
 from ember.core.aval import ShapedArray, ShapeDtypeStruct
 from ember.core.errors import UnexpectedTracerError
 from ember.backend.array import ArrayImpl
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, SourceInfo, Var
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, NameStack, SourceInfo, Var
 from ember import pytree
 
 __all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "DebugInfo",
@@ -34,14 +34,15 @@ __all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "
 _EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def user_frame() -> SourceInfo | None:
-  """The innermost stack frame outside ember (where the user's code called us)."""
+def user_frame(names: tuple = ()) -> SourceInfo | None:
+  """The innermost stack frame outside ember (where the user's code called us), with the
+  ``named_scope`` names in force."""
   f = sys._getframe(2)
   while f is not None and f.f_code.co_filename.startswith(_EMBER_DIR):
     f = f.f_back
   if f is None:
     return None
-  return SourceInfo(f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+  return SourceInfo(f.f_code.co_filename, f.f_lineno, f.f_code.co_name, NameStack(names))
 
 
 def fun_name(fun: Callable) -> str:
@@ -130,7 +131,8 @@ class JaxprTracer(core.Tracer):
 
 class DynamicJaxprTrace(core.Trace):
   """Records primitive applications as equations of a Jaxpr."""
-  __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug", "alive")
+  __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug", "alive",
+               "name_base")
 
   def __init__(self, parent: core.Trace, debug: DebugInfo | None = None):
     super().__init__(parent)
@@ -141,6 +143,7 @@ class DynamicJaxprTrace(core.Trace):
     self._const_ids: dict[int, Var] = {}
     self.debug = debug
     self.alive = True
+    self.name_base = core.name_stack()  # the scopes around the traced function
 
   def __repr__(self):
     return "DynamicJaxprTrace"
@@ -186,7 +189,9 @@ class DynamicJaxprTrace(core.Trace):
       value = fold(*[a.val for a in atoms], **params)  # e.g. converting a scalar constant
       if value is not None:
         return JaxprTracer(self, out, Literal(value, out))
-    src = user_frame()
+    names = core.name_stack()  # relative to the trace's start, as JAX records them
+    base = self.name_base
+    src = user_frame(names[len(base):] if names[:len(base)] == base else names)
     if prim.multiple_results:
       outvars = [Var(a) for a in out]
       self.eqns.append(JaxprEqn(prim, atoms, outvars, params, src))
@@ -276,6 +281,16 @@ def _scalar_value(x, aval: ShapedArray):
   return np.asarray(x, dtype=aval.dtype)[()]
 
 
+def _check_outputs(outs, debug: DebugInfo) -> None:
+  for x in outs:
+    if not isinstance(x, core.Tracer):
+      try:
+        core.get_aval(x)
+      except TypeError:
+        raise TypeError(f"function {debug.func_src} traced for {debug.traced_for} returned a "
+                        f"value of type {type(x)}, which is not a valid JAX type") from None
+
+
 @core.leak_checked
 def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray],
                    debug: DebugInfo | None = None) -> ClosedJaxpr:
@@ -286,6 +301,8 @@ def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray],
   try:
     with core.set_current_trace(trace):
       outs = fun(*tracers)
+    if debug is not None:
+      _check_outputs(outs, debug)
     return trace.to_jaxpr(outs)
   finally:
     trace.alive = False

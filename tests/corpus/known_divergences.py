@@ -86,11 +86,6 @@ KNOWN: dict[str, str] = {
     "errors::jnp_function_axis_out_of_range":
         "decision (docs/differences.md): ember raises NumPy's AxisError (a ValueError and an "
         "IndexError) where JAX raises ValueError; the message is the same",
-    "errors::jit_returns_non_array":
-        "jit(lambda x: 'text')(1.0): ember's TypeError 'Value 'text' with type str is not a "
-        "valid JAX type: expected an array ...'; JAX's 'function <lambda> at FILE:LINE traced "
-        "for jit returned a value of type <class 'str'>, which is not a valid JAX type' "
-        "(transforms/jit.py)",
     "jit_api::pytree_arguments_and_outputs_keep_dict_order":
         "values and key order match; str(treedef) is optree's 'PyTreeSpec(({...}, [*, (*,)]))' "
         "where JAX prints 'PyTreeDef(...)' (ember/pytree/__init__.py)",
@@ -100,9 +95,6 @@ KNOWN: dict[str, str] = {
     "jit_api::lowered_out_info_of_static_and_keyword_args":
         "Lowered has no out_tree: AttributeError where JAX returns PyTreeDef(*) "
         "(transforms/jit.py Lowered)",
-    "jit_api::jit_of_non_callable":
-        "jax.jit(3): ember's TypeError 'jit requires a callable as its first argument, got 3 of "
-        "type int.'; JAX's 'Expected a callable value, got 3' (transforms/jit.py)",
     "random_api::typed_key_array_ops":
         "decision (docs/differences.md, typed keys): jnp functions do not accept typed keys, so "
         "jnp.stack([k0, k1]) raises TypeError where JAX stacks key<fry> arrays",

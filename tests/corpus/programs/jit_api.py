@@ -452,3 +452,28 @@ def jit_keyword_arguments_are_dynamic():
     return x * scale
 
   return f(jnp.ones(2), scale=2.0), f(jnp.ones(2), scale=3.0), len(traces)
+
+
+@program
+def name_stacks_of_scopes_and_transforms():
+  def f(x):
+    with jax.named_scope("outer"):
+      return jnp.sin(x).sum()
+
+  def g(x):
+    with jax.named_scope("s"):
+      return jax.grad(f)(x)
+
+  def stacks(closed):
+    return [(e.primitive.name, str(e.source_info.name_stack)) for e in closed.jaxpr.eqns]
+
+  x = jnp.ones(2)
+  named = jax.named_call(lambda v: v + 1, name="adder")
+  inner = jax.jit(jnp.cos)
+  return (stacks(jax.make_jaxpr(jax.grad(f))(x)),
+          stacks(jax.make_jaxpr(jax.vmap(f))(jnp.ones((2, 2)))),
+          stacks(jax.make_jaxpr(lambda v: jax.jvp(f, (v,), (v,)))(x)),
+          stacks(jax.make_jaxpr(g)(x)),
+          stacks(jax.make_jaxpr(named)(1.0)),
+          stacks(jax.make_jaxpr(lambda v: jax.named_scope("s")(inner)(v))(1.0)),
+          jax.version.__version_info__ >= (0, 10))
