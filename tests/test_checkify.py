@@ -103,6 +103,22 @@ def test_checks_inside_control_flow():
   assert checkify.checkify(branchy)(jnp.float32(7.0))[0].get() is None
 
 
+def test_checks_inside_shard_map_and_pmap_report_the_first_failing_device():
+  def f(x):
+    checkify.check(jnp.all(x > 0), "neg block {}", x)
+    return jnp.log(x)
+
+  x = jnp.array([1.0, 2.0, -3.0, 4.0, 5.0, -6.0, 7.0, 8.0])
+  err, out = checkify.checkify(ember.pmap(f))(x.reshape(4, 2))
+  assert err.get() == "neg block [-3.  4.] (`check` failed)"  # JAX: each failing device
+  np.testing.assert_allclose(out[0], np.log([1.0, 2.0]))
+  assert checkify.checkify(ember.pmap(f))(jnp.abs(x).reshape(4, 2))[0].get() is None
+  mesh = ember.make_mesh((4,), ("i",), devices=ember.devices()[:4])
+  g = ember.shard_map(f, mesh=mesh, in_specs=ember.P("i"), out_specs=ember.P("i"))
+  assert ember.jit(checkify.checkify(g))(x)[0].get() == "neg block [-3.  4.] (`check` failed)"
+  assert checkify.checkify(g)(jnp.abs(x))[0].get() is None
+
+
 def test_grad_composes_both_ways():
   assert ember.grad(lambda x: checkify.checkify(positive_log)(x)[1])(2.0) == 0.5
   err, g = checkify.checkify(ember.grad(positive_log))(jnp.float32(-2.0))

@@ -16,17 +16,19 @@ else tracing raises JAX's ``ValueError``. ``checkify(f, errors=...)(*args)`` ret
    with an enclosing ``jit``, ``vmap`` or ``grad``), threading an error state: a flag, the code
    of the first site that failed, and each site's payload (the values its message formats).
    ``jit`` and ``checkpoint`` calls with sites inside are inlined; ``cond`` branches, ``scan``
-   and ``while_loop`` bodies are rewritten to carry the state. A call that has no site inside is
-   bound unchanged.
+   and ``while_loop`` bodies are rewritten to carry the state, and a ``shard_map`` (``pmap``) body too,
+   its state leaving stacked over the devices. A call that has no site inside is bound
+   unchanged.
 
 The ``Error`` is a pytree (of the state, with the sites as its static part), so it can leave a
 ``jit`` or ``vmap``; ``get()`` formats the first failure (per example when batched, as
 ``at mapped index i: ...``), ``throw()`` / ``check_error`` raise ``JaxRuntimeError``.
 
 Differences from JAX (docs/differences.md): the equations of a checkified ``jit`` are inlined
-(the printed jaxpr has no inner ``jit``); a ``check`` inside a ``custom_jvp``/``custom_vjp``
-function, a ``shard_map`` body or a ``while_loop`` predicate is refused with
-``NotImplementedError`` (automatic checks look at such a call's outputs only); ``errors=`` must
+(the printed jaxpr has no inner ``jit``); a failure inside a ``shard_map``/``pmap`` body is
+reported for the first device that failed (JAX lists each, ``at mapped index i: ...``); a
+``check`` inside a ``custom_jvp``/``custom_vjp`` function or a ``while_loop`` predicate is refused
+with ``NotImplementedError`` (automatic checks look at a custom function's outputs only); ``errors=`` must
 hold error categories (JAX ignores anything else); the error's leaves are one flag, one code and
 the payloads.
 
@@ -371,7 +373,7 @@ def check_error(error: Error) -> None:
 
 _INDEXING = ("dynamic_slice", "dynamic_update_slice", "gather")
 _INLINED = ("jit", "remat2", "checkpoint", "remat")
-_OPAQUE = ("custom_jvp_call", "custom_vjp_call", "shard_map")  # checked at their outputs only
+_OPAQUE = ("custom_jvp_call", "custom_vjp_call")  # checked at their outputs only
 
 
 def _sub_jaxprs(params: dict):
@@ -426,8 +428,8 @@ class _Context:
         continue
       if subs and _has_check(subs):
         raise NotImplementedError(
-            f"checkify of a check inside a {name} (a custom_jvp/custom_vjp function or a "
-            "shard_map body) is not supported: check its inputs or outputs outside it.")
+            f"checkify of a check inside a {name} (a custom_jvp/custom_vjp function) is not "
+            "supported: check its inputs or outputs outside it.")
       site = self._automatic_site(eqn)
       if site is not None:
         self.add(eqn, site)
@@ -634,7 +636,38 @@ def _call_rule(eqn, invals, state, ctx) -> tuple[list, list]:
                        **dict(params, jaxpr=body, num_consts=len(consts) + nc,
                               num_carry=params["num_carry"] + n))
     return outs[n:], outs[:n]
+  if name == "shard_map":
+    return _shard_map_rule(params, invals, state, ctx)
   raise NotImplementedError(f"checkify of a check inside a {name} is not supported.")
+
+
+def _shard_map_rule(params, invals, state, ctx) -> tuple[list, list]:
+  """The body threads the state, which enters replicated and leaves stacked over the devices
+  (one row per device, as a leading dimension split over every mesh axis); the first device
+  that failed gives the error."""
+  import ember.numpy as jnp
+  from ember.backend.sharding import PartitionSpec as P
+  from ember.transforms import shard_map as sm
+  mesh, body, check_vma = params["mesh"], params["jaxpr"], params["check_vma"]
+  n = len(state)
+  every_axis = P(tuple(mesh.axis_names))
+
+  def fun(*xs):
+    st, blocks = list(xs[:n]), xs[n:]
+    outs, st = _eval(body.jaxpr, body.consts, blocks, st, ctx)
+    rows = [jnp.expand_dims(s, 0) for s in st]
+    if check_vma:
+      rows = sm._vary_as_specs(rows, [every_axis] * n)
+    return [*rows, *outs]
+
+  state_avals = [_aval(s) for s in state]
+  with sm._mesh_env(mesh, check_vma):
+    new, consts = _trace(fun, state_avals + [v.aval for v in body.jaxpr.invars])
+  out = sm._bind(consts, [*state, *invals], new, (P(),) * n + tuple(params["in_specs"]),
+                 dict(params, out_specs=(every_axis,) * n + tuple(params["out_specs"])))
+  rows, outs = out[:n], out[n:]
+  first = jnp.argmax(rows[0])  # the first device whose flag is set (device 0 if none is)
+  return outs, [r[first] for r in rows]
 
 
 def _site_payload_avals(ctx: _Context, jaxpr: Jaxpr) -> None:
