@@ -18,12 +18,11 @@ KNOWN: dict[str, str] = {
         "cotangent (remat partial evaluation, transforms/custom.py)",
     "control_flow::grad_scan_pytree_carry":
         "grad through scan w.r.t. a weakly typed carry (Python float 0.0): ember's cotangent is "
-        "weak_type=True, JAX's False; ember's scan transpose types the carry cotangents like the "
-        "primal carry (weak) and inserts convert_element_type[weak_type=True], JAX uses the "
-        "incoming cotangents' types (primitives/control_flow/scan.py)",
-    "control_flow::scan_reverse_length_and_unroll":
-        "same cause as grad_scan_pytree_carry: grad of a scan over a weak Python-float init "
-        "carry is weak_type=True in ember, False in JAX (primitives/control_flow/scan.py)",
+        "weak_type=True, JAX's False. The transposed scan now carries the incoming cotangents' "
+        "types as JAX does; what remains is the carry tangent's type in the jvp of the scan: "
+        "ember's is weak like the primal carry, so transposing the body's convert_element_type "
+        "(weak to strong) converts back to weak, where JAX's tangent carry is strong and the "
+        "convert vanishes (primitives/control_flow/scan.py _scan_jvp)",
     "control_flow::make_jaxpr_of_grad_of_scan":
         "the transposed scan body converts the carry cotangent to weak_type=True ('r = "
         "convert_element_type[... weak_type=True] q') where JAX has none (same cause as "

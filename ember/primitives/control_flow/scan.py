@@ -260,13 +260,16 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse, u
   c_lin = tuple(is_undefined(x) for x in consts)
   x_lin = tuple(is_undefined(x) for x in xs)
   ys_zero = tuple(type(c) is Zero for c in ct_ys)
-  body, body_consts = cached(("scan-t", jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero),
-                             lambda: _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin,
-                                                     ys_zero))
-  acc = [zeros_like_aval(x.aval) for x in consts if is_undefined(x)]
+  # The carried cotangents keep the types they come in with (weak or not), as in JAX.
   carry_avals = jaxpr.in_avals[num_consts:num_consts + num_carry]
+  ct_avals = tuple(a if type(c) is Zero else core.get_aval(c)
+                   for c, a in zip(ct_carry, carry_avals))
+  body, body_consts = cached(
+      ("scan-t", jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals),
+      lambda: _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals))
+  acc = [zeros_like_aval(x.aval) for x in consts if is_undefined(x)]
   outs = scan_p.bind(*body_consts, *[x for x in consts if not is_undefined(x)], *acc,
-                     *[instantiate(c, a) for c, a in zip(ct_carry, carry_avals)],
+                     *[instantiate(c, a) for c, a in zip(ct_carry, ct_avals)],
                      *[x for x in xs if not is_undefined(x)],
                      *[c for c, z in zip(ct_ys, ys_zero) if not z],
                      jaxpr=body, length=length, num_consts=len(body_consts) + c_lin.count(False),
@@ -278,7 +281,7 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse, u
           [next(x_it) if lin else None for lin in x_lin])
 
 
-def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero):
+def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals):
   """One iteration backwards: (const residuals, const cotangent sums, carry cotangents, xs
   residuals, nonzero ys cotangents) -> (new sums, cotangents of the carries in, of the xs)."""
   j = jaxpr.jaxpr
@@ -295,9 +298,10 @@ def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero):
     d_c, d_carry, d_x = split(backward_pass(linear, rc + rx, ct_carry + ct_ys), len(lin_c),
                               num_carry)
     return ([instantiate(add_tangents(a, d), v.aval) for a, d, v in zip(acc, d_c, lin_c)] +
-            [instantiate(d, v.aval) for d, v in zip(d_carry + d_x, carry_v + lin_x)])
+            [instantiate(d, a) for d, a in zip(d_carry, ct_avals)] +
+            [instantiate(d, v.aval) for d, v in zip(d_x, lin_x)])
 
-  avals = [v.aval for v in res_c + lin_c + carry_v + res_x]
+  avals = [v.aval for v in res_c + lin_c] + list(ct_avals) + [v.aval for v in res_x]
   return trace_flat(fun, avals + [a for a, z in zip(y_avals, ys_zero) if not z])
 
 
