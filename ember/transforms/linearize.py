@@ -273,10 +273,19 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     if tree != out_box[0]:
       raise TypeError(f"cotangent tree structure {tree} does not match the output's "
                       f"{out_box[0]}.")
-    ins = backward_pass(closed.jaxpr, closed.consts, ct_leaves)
+    ins = backward_pass(closed.jaxpr, closed.consts, [_as_array(c) for c in ct_leaves])
     return pytree.unflatten(in_tree, [_zeros(a) if type(c) is Zero else c
                                       for c, a in zip(ins, in_avals)])
   return transposed
+
+
+def _as_array(x):
+  """A Python scalar cotangent as the (weakly typed) Array JAX makes of it."""
+  if isinstance(x, (bool, int, float, complex)):
+    from ember import lax
+    aval = core.get_aval(x)
+    return lax._convert_element_type(x, aval.dtype, aval.weak_type)
+  return x
 
 
 def _argnums_tuple(argnums, nargs: int, fname: str):

@@ -4,13 +4,6 @@ recorded in docs/differences.md."""
 
 KNOWN: dict[str, str] = {
     # autodiff / compositions / control_flow (transforms/linearize.py, custom.py, control flow)
-    "autodiff::linear_transpose_pytree_and_scale":
-        "linear_transpose of {'u': 2a + b, 'v': -a}: ember returns b's cotangent as the Python "
-        "float 1.0 it was given; JAX returns Array(1., weak_type=True) (transforms/linearize.py)",
-    "compositions::custom_jvp_jvp_of_python_scalars":
-        "jvp of a custom_jvp function whose rule returns a Python float tangent: JAX returns the "
-        "tangent as that float (5.0), ember wraps it in Array(5., weak_type=True) "
-        "(transforms/custom.py)",
     "compositions::make_jaxpr_of_checkpoint_grad":
         "make_jaxpr(grad(checkpoint(f))): ember prints a differentiated remat2 returning the "
         "residuals plus a jit named remat for the backward pass; JAX computes the primal outside "
