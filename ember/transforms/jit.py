@@ -13,11 +13,12 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import operator
 import warnings
-from typing import Callable
+from typing import Any, Callable
 
 import optree
 from jaxlib import _jax
@@ -735,7 +736,53 @@ jit_p.checks_own_outputs = True
 dispatch.on_debug_checks(_toggle_checks)
 
 
-class Lowered:
+@dataclasses.dataclass(frozen=True)
+class ArgInfo:
+  """One argument of a lowered or compiled function: its abstract value and whether it is
+  donated (JAX's ``jax.stages.ArgInfo``)."""
+  _aval: Any
+  donated: bool
+
+  @property
+  def shape(self):
+    return self._aval.shape
+
+  @property
+  def dtype(self):
+    return self._aval.dtype
+
+
+class _Stage:
+  """What ``Lowered`` and ``Compiled`` say about the traced signature, as JAX's stages do."""
+
+  @property
+  def in_tree(self):
+    return self._in_tree
+
+  @property
+  def out_tree(self):
+    return self._entry.out_tree
+
+  @property
+  def in_avals(self):
+    return pytree.unflatten(self._in_tree, self._entry.closed.in_avals)
+
+  @property
+  def args_info(self):
+    donated = self._entry.donated or (False,) * self._in_tree.num_leaves
+    return pytree.unflatten(self._in_tree, [ArgInfo(a, bool(d)) for a, d in
+                                            zip(self._entry.closed.in_avals, donated)])
+
+  @property
+  def donate_argnums(self) -> tuple:
+    return tuple(self._wrapped._donate_argnums)
+
+  @property
+  def out_info(self):
+    return Traced(self._wrapped, self._entry, self._in_tree).out_info
+
+
+class Lowered(_Stage):
   """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
 
   def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
@@ -764,14 +811,6 @@ class Lowered:
       raise ValueError(f"unknown dialect: {dialect}")
     return dialect or "stablehlo"
 
-  @property
-  def in_tree(self):
-    return self._in_tree
-
-  @property
-  def out_info(self):
-    return Traced(self._wrapped, self._entry, self._in_tree).out_info
-
   def compile(self, compiler_options=None) -> "Compiled":
     """The executable; ``compiler_options`` (XLA's, by name) are added to the jit's."""
     options = None
@@ -786,7 +825,7 @@ class Lowered:
     return Compiled(self._wrapped, self._entry, exe, self._in_tree)
 
 
-class Compiled:
+class Compiled(_Stage):
   """A compiled executable; calling it runs the program (arguments must match the lowering)."""
 
   def __init__(self, wrapped, entry, exe: Executable, in_tree):

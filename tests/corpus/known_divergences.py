@@ -82,11 +82,12 @@ KNOWN: dict[str, str] = {
         "values and key order match; str(treedef) is optree's 'PyTreeSpec(({...}, [*, (*,)]))' "
         "where JAX prints 'PyTreeDef(...)' (ember/pytree/__init__.py)",
     "jit_api::lowered_public_attributes":
-        "jit(f).lower(...) has no out_tree (nor in_avals, args_info): AttributeError where JAX "
-        "returns PyTreeDef({'a': (*, *), 'b': *}) (transforms/jit.py Lowered)",
+        "decision (docs/differences.md, pytrees): Lowered.out_tree/in_tree print as optree's "
+        "'PyTreeSpec(...)' where JAX prints 'PyTreeDef(...)'; out_info, in_avals and args_info "
+        "match",
     "jit_api::lowered_out_info_of_static_and_keyword_args":
-        "Lowered has no out_tree: AttributeError where JAX returns PyTreeDef(*) "
-        "(transforms/jit.py Lowered)",
+        "decision (docs/differences.md, pytrees): Lowered.out_tree prints 'PyTreeSpec(*)' where "
+        "JAX prints 'PyTreeDef(*)'",
     "random_api::typed_key_array_ops":
         "decision (docs/differences.md, typed keys): jnp functions do not accept typed keys, so "
         "jnp.stack([k0, k1]) raises TypeError where JAX stacks key<fry> arrays",
