@@ -30,7 +30,7 @@ from ember.core.aval import ManualAxes, ShapedArray
 from ember.core import errors
 
 __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_current_trace",
-           "leak_checked", "extend_name_stack", "set_name_stack", "name_stack",
+           "leak_checked", "extend_name_stack", "swap_name_stack", "name_stack",
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
            "extend_axis_env", "axis_size", "manual_axes", "vma_axes", "manual_axes_in_scope"]
 
@@ -261,15 +261,12 @@ def extend_name_stack(name: str):
     _state.name_stack = prev
 
 
-@contextlib.contextmanager
-def set_name_stack(stack: tuple):
-  """Stage the body's equations under ``stack`` (a transpose under the equation's own names)."""
+def swap_name_stack(stack: tuple) -> tuple:
+  """Stage the following equations under ``stack`` (a transpose under the transposed equation's
+  own names); returns the stack it replaces, for the caller to put back."""
   prev = _state.name_stack
   _state.name_stack = stack
-  try:
-    yield
-  finally:
-    _state.name_stack = prev
+  return prev
 
 
 def name_stack() -> tuple:

@@ -122,20 +122,23 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
   for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
     accumulate(v, ct)
   base = core.name_stack()
-  for eqn in reversed(jaxpr.eqns):
-    if not any(_is_linear(v, linear) for v in eqn.invars):
-      continue
-    ct_outs = [cts.pop(id(v), None) for v in eqn.outvars]
-    if all(c is None for c in ct_outs):
-      continue
-    ct_outs = [Zero(v.aval) if c is None else c for c, v in zip(ct_outs, eqn.outvars)]
-    rule = eqn.primitive.rule("transpose")
-    names = eqn.source_info.name_stack.stack if eqn.source_info is not None else ()
-    with core.set_name_stack(base + (_TRANSPOSE,) + names):  # transpose(jvp(scope)), as JAX
+  try:
+    for eqn in reversed(jaxpr.eqns):
+      if not any(_is_linear(v, linear) for v in eqn.invars):
+        continue
+      ct_outs = [cts.pop(id(v), None) for v in eqn.outvars]
+      if all(c is None for c in ct_outs):
+        continue
+      ct_outs = [Zero(v.aval) if c is None else c for c, v in zip(ct_outs, eqn.outvars)]
+      rule = eqn.primitive.rule("transpose")
+      names = eqn.source_info.name_stack.stack if eqn.source_info is not None else ()
+      core.swap_name_stack(base + (_TRANSPOSE,) + names)  # transpose(jvp(scope)), as JAX
       ct_ins = rule(ct_outs if eqn.primitive.multiple_results else ct_outs[0],
                     *[read(v) for v in eqn.invars], **eqn.params)
-    for v, ct in zip(eqn.invars, ct_ins):
-      accumulate(v, ct)
+      for v, ct in zip(eqn.invars, ct_ins):
+        accumulate(v, ct)
+  finally:
+    core.swap_name_stack(base)
   return [cts.get(id(v), Zero(v.aval)) for v in jaxpr.invars]
 
 
