@@ -103,19 +103,16 @@ def test_tree_map_multiple_trees_and_prefix():
   assert tree.map(lambda a, b: (a, b), (1, None), (1, None)) == ((1, 1), None)
 
 
-@pytest.mark.parametrize("first,other", [
-    ({"a": 1}, [1]),
-    ((1, 2), (1, 2, 3)),
-    ((1, None), (1, 3)),
-    ([1, 2], [1]),
+@pytest.mark.parametrize("first,other,where,what", [  # JAX 0.10.2's messages
+    ({"a": 1}, [1], "tree_map tree", "different types"),
+    ((1, 2), (1, 2, 3), "tree_map tree", "different lengths of tuple"),
+    ((1, None), (1, 3), "tree_map tree[1]", "different types"),
+    ([1, 2], [1], "tree_map tree", "different lengths of list"),
 ])
-def test_tree_map_mismatch_names_both_structures(first, other):
+def test_tree_map_mismatch_says_where_and_what(first, other, where, what):
   with pytest.raises(ValueError) as info:
     tree.map(lambda a, b: a, first, other)
-  msg = str(info.value)
-  assert str(tu.tree_structure(first)) in msg
-  assert str(tu.tree_structure(other)) in msg
-  assert "argument 1" in msg
+  assert str(info.value).startswith(f"pytree structure error: {what} at key path\n    {where}\n")
 
 
 def test_tree_map_does_not_rewrap_errors_from_f():
@@ -504,3 +501,20 @@ def test_unflattened_dicts_have_sorted_keys_as_in_jax():
   assert list(out.items()) == [("x", 20), ("y", 10)]
   od = collections.OrderedDict(b=1, a=2)
   assert list(tree.map(lambda x: x, od)) == ["b", "a"]  # insertion order kept, as in JAX
+
+
+def test_tree_map_structure_errors_are_jaxs():
+  # JAX 0.10.2's messages for mismatches below the root (the corpus has those at the root)
+  with pytest.raises(ValueError) as info:
+    tu.tree_map(lambda x, y: x + y, {"x": [1, (2, 3)]}, {"x": [1, (2,)]})
+  assert str(info.value) == (
+      "pytree structure error: different lengths of tuple at key path\n"
+      "    tree_map tree['x'][1]\n"
+      "At that key path, the prefix pytree tree_map tree has a subtree of type tuple of length "
+      "2, but the full pytree has a subtree of the same type but of length 1.")
+  with pytest.raises(ValueError) as info:
+    tu.tree_map(lambda x, y: x + y, {"x": [1, {"p": 1}]}, {"x": [1, {"q": 1}]})
+  assert str(info.value).startswith(
+      "pytree structure error: different pytree metadata at key path\n"
+      "    tree_map tree['x'][1]\n")
+  assert str(info.value).endswith("    - ('p',)\n    ?   ^\n\n    + ('q',)\n    ?   ^\n")

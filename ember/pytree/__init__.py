@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import difflib
 import functools
 import operator
 from typing import Any, Callable, Iterable, Sequence
@@ -48,6 +49,7 @@ __all__ = [
 
 NAMESPACE = "ember"
 PyTreeDef = optree.PyTreeSpec
+_NO_PREFIX = object()  # no prefix tree given (error messages then name the structures)
 
 _NONE_IS_LEAF = False
 
@@ -524,20 +526,63 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
   return treedef.unflatten(leaves)
 
 
-def _flatten_up_to(treedef: PyTreeDef, tree: Any, fn_name: str, what: str, first: str) -> list:
-  """``treedef.flatten_up_to(tree)`` with an error naming both structures."""
+def _flatten_up_to(treedef: PyTreeDef, tree: Any, fn_name: str, what: str, first: str,
+                   prefix: Any = _NO_PREFIX, is_leaf=None) -> list:
+  """``treedef.flatten_up_to(tree)`` with an error naming both structures: JAX's where the
+  prefix tree itself is at hand (``prefix``), ember's otherwise."""
   try:
     return treedef.flatten_up_to(tree)
   except ValueError as e:
+    if prefix is not _NO_PREFIX:
+      msg = _structure_error(prefix, tree, (), f"{fn_name} tree", is_leaf)
+      if msg is not None:
+        raise ValueError(msg) from None
     raise ValueError(
         f"{fn_name}: the structure of {what} does not match {first} (the structure of {first} "
         f"must be equal to, or a prefix of, that of {what}).\n"
         f"  {first}: {treedef}\n  {what}: {tree_structure(tree)}\n  detail: {e}") from None
 
 
-def _rest_leaves(fn_name: str, treedef: PyTreeDef, rest: tuple) -> list[list]:
+def _structure_error(prefix, full, path: tuple, name: str, is_leaf) -> str | None:
+  """JAX's message for the first place where ``full`` does not have ``prefix``'s structure."""
+  if prefix is None and full is None:
+    return None
+  if prefix is not None and ((is_leaf is not None and is_leaf(prefix)) or
+                             treedef_is_leaf(tree_structure(prefix))):
+    return None  # a prefix leaf stands for any subtree
+  where = f"pytree structure error: {{}} at key path\n    {name}{''.join(path)}\n"
+  if type(prefix) is not type(full):
+    return (where.format("different types") + f"At that key path, the prefix pytree {name} "
+            f"has a subtree of type\n    {type(prefix)}\nbut at the same key path the full "
+            f"pytree has a subtree of different type\n    {type(full)}.")
+  if isinstance(prefix, (list, tuple)) and len(prefix) != len(full):
+    kind = type(prefix).__name__
+    return (where.format(f"different lengths of {kind}") + f"At that key path, the prefix "
+            f"pytree {name} has a subtree of type {kind} of length {len(prefix)}, but the full "
+            f"pytree has a subtree of the same type but of length {len(full)}.")
+  p = optree.tree_flatten_one_level(prefix, namespace=NAMESPACE)
+  f = optree.tree_flatten_one_level(full, namespace=NAMESPACE)
+  if isinstance(prefix, dict) and p.entries != f.entries:
+    a, b = repr(tuple(p.entries)), repr(tuple(f.entries))
+    diff = "\n".join("    " + line for line in difflib.ndiff([a], [b]))  # as JAX lays it out
+    return (where.format("different pytree metadata") + f"At that key path, the prefix pytree "
+            f"{name} has a subtree of type\n    {type(prefix)}\nwith metadata\n    {a}\nbut "
+            f"at the same key path the full pytree has a subtree of the same type but with "
+            f"metadata\n    {b}\nso the diff in the metadata at these pytree nodes is\n{diff}")
+  if len(p.children) != len(f.children):
+    return None
+  for entry, pc, fc in zip(p.entries, p.children, f.children):
+    key = f"[{entry!r}]" if isinstance(prefix, dict) or isinstance(entry, int) else f".{entry}"
+    msg = _structure_error(pc, fc, path + (key,), name, is_leaf)
+    if msg is not None:
+      return msg
+  return None
+
+
+def _rest_leaves(fn_name: str, treedef: PyTreeDef, rest: tuple, first: Any = _NO_PREFIX,
+                 is_leaf=None) -> list[list]:
   return [
-      _flatten_up_to(treedef, r, fn_name, f"argument {i + 1}", "the first tree")
+      _flatten_up_to(treedef, r, fn_name, f"argument {i + 1}", "the first tree", first, is_leaf)
       for i, r in enumerate(rest)
   ]
 
@@ -552,7 +597,7 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any,
   leaves, treedef = flatten(tree, is_leaf)
   if not rest:
     return treedef.unflatten(map(f, leaves))
-  others = _rest_leaves("tree_map", treedef, rest)
+  others = _rest_leaves("tree_map", treedef, rest, tree, is_leaf)
   return treedef.unflatten(map(f, leaves, *others))
 
 

@@ -53,19 +53,6 @@ KNOWN: dict[str, str] = {
         "registered classes print as optree's 'PyTreeSpec(CustomTreeNode(Box[lbl], [*]))'-style "
         "text; JAX prints 'PyTreeDef(CustomNode(Box[lbl], [*]))', dataclasses with their static "
         "fields as \"CustomNode(Params[('d',)], [*, *])\" (ember/pytree/__init__.py)",
-    "pytrees::tree_map_mismatched_keys_error":
-        "tree.map of {'a','b'} and {'a','c'}: ember's ValueError reads 'tree_map: the structure "
-        "of argument 1 does not match the first tree ... dictionary key mismatch'; JAX's reads "
-        "'pytree structure error: different pytree metadata at key path ...' "
-        "(ember/pytree/__init__.py)",
-    "pytrees::tree_map_mismatched_length_error":
-        "lists of lengths 3 and 2: ember 'tree_map: the structure of argument 1 does not match "
-        "... list arity mismatch'; JAX 'pytree structure error: different lengths of list at key "
-        "path ...' (ember/pytree/__init__.py)",
-    "pytrees::tree_map_list_vs_tuple_error":
-        "list vs tuple: ember 'tree_map: the structure of argument 1 does not match ... Expected "
-        "an instance of list'; JAX 'pytree structure error: different types at key path ...' "
-        "(ember/pytree/__init__.py)",
     "pytrees::dict_with_mixed_key_types_error":
         "jax.tree.leaves({1: 'a', 'b': 2}) returns ['a', 2] in ember (optree falls back to "
         "insertion order); JAX raises ValueError 'Comparator raised exception while sorting "
