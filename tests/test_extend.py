@@ -1,5 +1,6 @@
 """ember.extend: jax.extend.core's names (jaxpr IR, trace state) and linear_util's refusals.
 Expected values are JAX 0.10.2's on the same programs."""
+import numpy as np
 import pytest
 
 import ember
@@ -70,3 +71,55 @@ def test_extend_is_not_imported_by_ember():
   code = "import ember, sys; print('ember.extend' in sys.modules, hasattr(ember, 'extend'))"
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
   assert out.stdout.split() == ["False", "False"]  # as ``import jax`` leaves jax.extend alone
+
+
+def _prim(name, impl, abstract=lambda *avals, **_: avals[0]):
+  from ember.extend.core import Primitive
+  p = Primitive(name)
+  p.def_impl(impl)
+  p.def_abstract_eval(abstract)
+  return p
+
+
+def test_user_primitive_rules_through_the_registries():
+  from ember.interpreters import ad, batching
+  mul = _prim("my_mul", lambda x, y: x * y)
+  ad.primitive_jvps[mul] = lambda p, t: (mul.bind(*p), ad.instantiate_zeros(t[0]) * p[1] +
+                                         ad.instantiate_zeros(t[1]) * p[0])
+  batching.defbroadcasting(mul)
+  assert ad.primitive_jvps[mul] is mul.jvp and mul in batching.primitive_batchers
+  x, y = jnp.arange(3.0), jnp.array(2.0)
+  np.testing.assert_allclose(ember.grad(lambda a: mul.bind(a, y).sum())(x), [2.0, 2.0, 2.0])
+  np.testing.assert_allclose(ember.vmap(mul.bind, in_axes=(0, None))(x, y), 2 * x)
+  np.testing.assert_allclose(ember.vmap(mul.bind)(x.reshape(3, 1), jnp.ones((3, 2))),
+                             np.broadcast_to(x.reshape(3, 1), (3, 2)))
+  np.testing.assert_allclose(ember.jit(mul.bind)(x, y), 2 * x)
+  # a linear primitive whose transpose reads its inputs (deflinear2)
+  scale = _prim("my_scale", lambda x, *, k: k * x)
+  ad.deflinear2(scale, lambda ct, x, *, k: [k * ct])
+  assert ember.grad(lambda a: scale.bind(a, k=3.0))(1.0) == 3.0
+  assert ember.jit(ember.grad(lambda a: scale.bind(a, k=3.0) * a))(2.0) == 12.0
+
+
+def test_user_primitive_multiple_results_and_refusals():
+  from ember.core.aval import ShapedArray
+  from ember.extend.core import Primitive
+  from ember.interpreters import mlir
+  split = Primitive("my_split")
+  split.multiple_results = True
+  split.def_impl(lambda x: [x + 1, x - 1])
+  split.def_abstract_eval(lambda x: [ember.ShapeDtypeStruct(x.shape, x.dtype)] * 2)
+  a, b = ember.jit(split.bind)(jnp.ones(2))
+  np.testing.assert_allclose(a, 2.0)
+  np.testing.assert_allclose(b, 0.0)
+  assert isinstance(ember.make_jaxpr(split.bind)(1.0).jaxpr.eqns[0].outvars[0].aval, ShapedArray)
+  with pytest.raises(NotImplementedError, match="no rule for vmap"):
+    ember.vmap(split.bind)(jnp.ones(2))
+  bare = Primitive("no_impl")
+  bare.def_abstract_eval(lambda x: x)
+  with pytest.raises(NotImplementedError, match="def_impl"):
+    ember.jit(bare.bind)(1.0)
+  with pytest.raises(NotImplementedError, match="lower_fun"):
+    mlir.register_lowering(bare, lambda ctx, x: x)
+  mlir.register_lowering(bare, mlir.lower_fun(lambda x: x * 4, multiple_results=False))
+  assert ember.jit(bare.bind)(1.0) == 4.0

@@ -16,9 +16,9 @@ else tracing raises JAX's ``ValueError``. ``checkify(f, errors=...)(*args)`` ret
    with an enclosing ``jit``, ``vmap`` or ``grad``), threading an error state: a flag, the code
    of the first site that failed, and each site's payload (the values its message formats).
    ``jit`` and ``checkpoint`` calls with sites inside are inlined; ``cond`` branches, ``scan``
-   and ``while_loop`` bodies are rewritten to carry the state, and a ``shard_map`` (``pmap``) body too,
-   its state leaving stacked over the devices. A call that has no site inside is bound
-   unchanged.
+   and ``while_loop`` bodies are rewritten to carry the state, and ``shard_map`` (``pmap``)
+   bodies too, their state leaving stacked over the devices. A call that has no site inside is
+   bound unchanged.
 
 The ``Error`` is a pytree (of the state, with the sites as its static part), so it can leave a
 ``jit`` or ``vmap``; ``get()`` formats the first failure (per example when batched, as
@@ -27,10 +27,10 @@ The ``Error`` is a pytree (of the state, with the sites as its static part), so 
 Differences from JAX (docs/differences.md): the equations of a checkified ``jit`` are inlined
 (the printed jaxpr has no inner ``jit``); a failure inside a ``shard_map``/``pmap`` body is
 reported for the first device that failed (JAX lists each, ``at mapped index i: ...``); a
-``check`` inside a ``custom_jvp``/``custom_vjp`` function or a ``while_loop`` predicate is refused
-with ``NotImplementedError`` (automatic checks look at a custom function's outputs only); ``errors=`` must
-hold error categories (JAX ignores anything else); the error's leaves are one flag, one code and
-the payloads.
+``check`` inside a ``custom_jvp``/``custom_vjp`` function or a ``while_loop`` predicate is
+refused with ``NotImplementedError`` (automatic checks look at a custom function's outputs
+only); ``errors=`` must hold error categories (JAX ignores anything else); the error's leaves
+are one flag, one code and the payloads.
 
 Example:
     >>> import ember, ember.numpy as jnp

@@ -2,8 +2,9 @@
 
 ``ClosedJaxpr``, ``Jaxpr``, ``JaxprEqn``, ``Var``, ``Literal`` and ``DropVar`` are ember's own
 classes (their fields are JAX's: ``eqns``, ``invars``, ``outvars``, ``params``, ``primitive``...).
-JAX's names this module does not list (``Primitive``, ``primitives``, ``CallPrimitive``...) are
-not provided: ember's primitives declare their rules differently.
+``Primitive`` is ember's primitive with JAX's way of giving it rules (``def_impl``,
+``def_abstract_eval``, and ``ember.interpreters.ad/batching/mlir`` for the others). JAX's names
+this module does not list (``primitives``, ``CallPrimitive``...) are not provided.
 """
 from __future__ import annotations
 
@@ -11,10 +12,66 @@ import contextlib
 
 from ember.core import trace as _trace
 from ember.core.eval import jaxpr_as_fun
+from ember.core.aval import ShapedArray
 from ember.core.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 
 __all__ = ["ClosedJaxpr", "DropVar", "Jaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun",
-           "TraceTag", "get_opaque_trace_state", "set_current_trace", "take_current_trace"]
+           "TraceTag", "get_opaque_trace_state", "set_current_trace", "take_current_trace",
+           "Primitive", "ShapedArray"]
+
+
+class Primitive(_trace.Primitive):
+  """A primitive defined by a user, with JAX's API: ``bind``, ``def_impl`` (the eager rule, in
+  ember operations or NumPy), ``def_abstract_eval`` (avals in, avals or ``ShapeDtypeStruct``s
+  out) and ``multiple_results``. Its derivative and batching rules come from
+  ``ember.interpreters.ad`` and ``ember.interpreters.batching``. Under ``jit`` it is lowered by
+  tracing its impl (so the impl must be written in ember operations), unless a lowering was
+  registered with ``ember.interpreters.mlir.register_lowering``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.extend.core import Primitive
+      >>> softplus = Primitive("softplus")
+      >>> _ = softplus.def_impl(lambda x: jnp.logaddexp(x, 0.0))
+      >>> _ = softplus.def_abstract_eval(lambda x: x)
+      >>> ember.jit(softplus.bind)(jnp.zeros(2))
+      Array([0.6931472, 0.6931472], dtype=float32)
+  """
+
+  def __init__(self, name: str):
+    super().__init__(name)
+    self.lower = self._lower_by_impl
+
+  def def_impl(self, impl):
+    self.impl = impl
+    return impl
+
+  def def_abstract_eval(self, abstract_eval):
+    self.abstract_eval = lambda *avals, **params: self._avals(abstract_eval(*avals, **params))
+    return abstract_eval
+
+  def def_effectful_abstract_eval(self, abstract_eval):
+    def rule(*avals, **params):
+      out, effects = abstract_eval(*avals, **params)
+      if effects:
+        raise NotImplementedError(f"primitive {self.name}: ember has no effect system, so an "
+                                  f"abstract eval returning effects {effects} is not supported.")
+      return self._avals(out)
+    self.abstract_eval = rule
+    return abstract_eval
+
+  def _avals(self, out):
+    as_aval = lambda a: a if isinstance(a, ShapedArray) else ShapedArray(  # noqa: E731
+        tuple(a.shape), a.dtype, bool(getattr(a, "weak_type", False)))
+    return [as_aval(a) for a in out] if self.multiple_results else as_aval(out)
+
+  def _lower_by_impl(self, ctx, *args, **params):
+    if self.impl is None:
+      raise NotImplementedError(f"Primitive '{self.name}' has no rule for lowering to StableHLO: "
+                                "give it an impl written in ember operations (def_impl) or "
+                                "register one with ember.interpreters.mlir.register_lowering.")
+    from ember.primitives.lower_fun import lower_fun
+    return lower_fun(self.impl, self.multiple_results)(ctx, *args, **params)
 
 
 class TraceTag:

@@ -62,8 +62,9 @@ def _positive(axis: int, bound: int, what: str) -> int:
 
 def _out_axes_of(out_axes, out) -> list:
   """Each output leaf's mapped axis, made non-negative (None: unmapped)."""
+  axes = prefix_leaves(out_axes, out, "out_axes", "pmap")
   return [None if a is None else _positive(a, np.ndim(x) + 1, "out_axes")
-          for a, x in zip(prefix_leaves(out_axes, out, "out_axes", "pmap"), pytree.tree_leaves(out))]
+          for a, x in zip(axes, pytree.tree_leaves(out))]
 
 
 class _Pmapped:

@@ -135,3 +135,33 @@ def custom_vjp_pytree_args():
 
   f.defvjp(lambda d: (f(d), d), lambda d, g: ({"a": g * d["b"], "b": None},))
   return jax.grad(f)({"a": 2.0, "b": 5.0})
+
+
+@program
+def user_primitive_with_jax_rule_registries():
+  from jax.extend import core as jax_core
+  from jax.interpreters import ad, batching
+
+  calls = []
+
+  def f_impl(x):
+    calls.append("f")
+    return x
+
+  def b_impl(x):
+    calls.append("b")
+    return (x,)
+
+  echo = jax_core.Primitive("echo")
+  echo.def_impl(f_impl)
+  echo.def_abstract_eval(lambda x: x)
+  ad.deflinear(echo, b_impl)
+  vg = jax.value_and_grad(lambda x: echo.bind(x ** 2))(3.0)
+  sq = jax_core.Primitive("sq")
+  sq.def_impl(lambda x: x * x)
+  sq.def_abstract_eval(lambda x: jax.core.ShapedArray(x.shape, x.dtype))
+  ad.defjvp(sq, lambda g, x: 2 * x * g)
+  batching.defvectorized(sq)
+  xs = jnp.arange(3.0)
+  return (vg, list(calls), sq.bind(xs), jax.grad(sq.bind)(3.0), jax.vmap(sq.bind)(xs),
+          jax.jit(jax.vmap(jax.grad(sq.bind)))(xs), str(jax.make_jaxpr(sq.bind)(1.0)))
