@@ -149,6 +149,9 @@ def result_type(*args):
       >>> jnp.result_type(jnp.int8, 1), jnp.result_type(1, 1.0)
       (dtype('int8'), dtype('float32'))
   """
+  for a in args:  # a 64-bit dtype asked for by name warns with x64 off, as in JAX (not a value)
+    if isinstance(a, (np.dtype, str)) or (isinstance(a, type) and issubclass(a, np.generic)):
+      _dtypes.check_user_dtype_supported(a, "dtype")
   return _dtypes.result_type(*args)
 
 

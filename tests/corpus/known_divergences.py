@@ -57,11 +57,6 @@ KNOWN: dict[str, str] = {
         "jax.tree.leaves({1: 'a', 'b': 2}) returns ['a', 2] in ember (optree falls back to "
         "insertion order); JAX raises ValueError 'Comparator raised exception while sorting "
         "pytree dictionary keys.' (ember/pytree/__init__.py)",
-    "dtypes::result_type_weak_scalars":
-        "jnp.result_type(jnp.float16, np.float64) with x64 off: JAX warns UserWarning "
-        "'Explicitly requested dtype float64 requested in dtype is not available ...' for a "
-        "64-bit dtype/type operand (not for arrays or values); ember does not warn "
-        "(numpy/scalar_types.py result_type)",
     "errors::jnp_function_axis_out_of_range":
         "decision (docs/differences.md): ember raises NumPy's AxisError (a ValueError and an "
         "IndexError) where JAX raises ValueError; the message is the same",
