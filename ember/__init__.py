@@ -44,6 +44,7 @@ from ember.backend.assemble import (  # noqa: E402
 from ember.sharding import make_mesh, set_mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 from ember.transforms.shard_map import shard_map  # noqa: E402
 from ember.transforms.pmap import pmap  # noqa: E402
+from ember.callback import pure_callback  # noqa: E402
 
 __all__ = [
     "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
@@ -51,7 +52,7 @@ __all__ = [
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
     "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",
     "errors", "lax", "numpy", "random", "tree", "tree_util",
-    "sharding", "make_mesh", "set_mesh", "NamedSharding", "P", "shard_map", "pmap",
+    "sharding", "make_mesh", "set_mesh", "NamedSharding", "P", "shard_map", "pmap", "pure_callback",
     "make_array_from_callback", "make_array_from_single_device_arrays",
     "make_array_from_process_local_data",
 ]

@@ -1,4 +1,5 @@
-"""Debugging helpers (mirrors ``jax.debug``): look at how arrays are laid out over devices.
+"""Debugging helpers (mirrors ``jax.debug``): print values from inside transformed code
+(``print``, ``callback``) and look at how arrays are laid out over devices.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -9,7 +10,49 @@ Example:
 """
 from __future__ import annotations
 
-__all__ = ["visualize_array_sharding", "visualize_sharding", "inspect_array_sharding"]
+__all__ = ["print", "callback", "visualize_array_sharding", "visualize_sharding",
+           "inspect_array_sharding"]
+
+import builtins as _builtins
+
+
+def callback(callback, *args, ordered: bool = False, partitioned: bool = False, **kwargs):
+  """Call ``callback(*args, **kwargs)`` on the host with NumPy arrays, for its side effects:
+  eagerly at once, under ``jit`` each time the program runs, under ``vmap`` once per example,
+  under ``grad`` with the primal values.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> import builtins
+      >>> ember.jit(lambda x: ember.debug.callback(lambda v: builtins.print("got", v), x) or x)(2.0)
+      got 2.0
+      Array(2., dtype=float32, weak_type=True)
+  """
+  from ember.callback import debug_callback
+  debug_callback(callback, *args, ordered=ordered, partitioned=partitioned, **kwargs)
+
+
+def print(fmt: str, *args, ordered: bool = False, **kwargs) -> None:  # noqa: A001
+  """Print ``fmt.format(*args, **kwargs)`` with the arguments' values, from inside ``jit``,
+  ``vmap`` (once per example) or ``grad`` too.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.jit
+      ... def f(x):
+      ...   ember.debug.print("x = {x}", x=x)
+      ...   return x * 2
+      >>> f(jnp.arange(3))
+      x = [0 1 2]
+      Array([0, 2, 4], dtype=int32)
+  """
+  if not isinstance(fmt, str):
+    raise TypeError(f"debug.print's fmt must be a string, got {fmt!r}.")
+  from ember.callback import debug_callback
+
+  def show(*a, **k):
+    _builtins.print(fmt.format(*a, **k), flush=True)
+  debug_callback(show, *args, ordered=ordered, **kwargs)
 
 
 def _tiles(shape, sharding) -> dict:
@@ -64,7 +107,7 @@ def visualize_sharding(shape, sharding, *, use_color: bool = False, scale: float
   for r in range(rows):
     out.append("│" + "│".join(labels[(r, c)].center(cell) for c in range(cols)) + "│")
     out.append(line("├", "┼", "┤") if r < rows - 1 else line("└", "┴", "┘"))
-  print("\n".join(out))
+  _builtins.print("\n".join(out))
 
 
 def visualize_array_sharding(arr, **kwargs) -> None:
@@ -90,7 +133,8 @@ def inspect_array_sharding(value, *, callback) -> None:
 
   Example:
       >>> import ember, ember.numpy as jnp
-      >>> ember.debug.inspect_array_sharding({"a": jnp.zeros(2)}, callback=print)
+      >>> import builtins
+      >>> ember.debug.inspect_array_sharding({"a": jnp.zeros(2)}, callback=builtins.print)
       SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)
   """
   from ember import pytree

@@ -10,7 +10,7 @@ __all__ = ["backend_compile_and_load"]
 
 def backend_compile_and_load(backend, module, executable_devices, options, host_callbacks=()):
   """Compiles the MLIR ``module`` with the PJRT client ``backend`` for ``executable_devices``
-  and loads it (host callbacks are not supported: ``host_callbacks`` must be empty).
+  and loads it; ``host_callbacks`` are the Python functions its custom calls call back.
 
   Example:
       >>> import ember
@@ -29,6 +29,6 @@ def backend_compile_and_load(backend, module, executable_devices, options, host_
       ['cpu']
   """
   if host_callbacks:
-    raise NotImplementedError("backend_compile_and_load: ember does not compile host callbacks "
-                              "this way (host_callbacks must be empty).")
+    return backend.compile_and_load(module, executable_devices, options,
+                                    host_callbacks=list(host_callbacks))
   return backend.compile_and_load(module, executable_devices, options)

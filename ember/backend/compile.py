@@ -87,7 +87,7 @@ def compile_text(text: str, device, compiler_options: tuple = ()):
   client = backend_client.get_client()
   t0 = time.perf_counter()
   exe = _hook.backend_compile_and_load(client, module, backend_client.device_list((device,)),
-                                       opts)
+                                       opts, lowering.host_callbacks(text))
   if config.jax_log_compiles:
     import logging
     logging.getLogger("ember").warning("Compiled %s in %.1f ms", text.split()[1],

@@ -216,8 +216,23 @@ def module_text(closed: ClosedJaxpr, name: str = "main", const_avals_as_args: bo
   safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
   module_attrs = f"mhlo.num_partitions = {num_partitions} : i32, mhlo.num_replicas = 1 : i32"
   pre = f"  {preamble}\n" if preamble else ""
-  return (f"module @{safe} attributes {{{module_attrs}}} {{\n{pre}"
+  text = (f"module @{safe} attributes {{{module_attrs}}} {{\n{pre}"
           f"  func.func public @main({sig}) -> ({out_types}) {{\n{body}\n{ret}\n  }}\n}}\n")
+  callbacks = ctx.module_context.get("host_callbacks")
+  if callbacks:
+    if len(_host_callbacks) >= 512:
+      _host_callbacks.pop(next(iter(_host_callbacks)))
+    _host_callbacks[text] = list(callbacks)
+  return text
+
+
+# Python functions a module's custom calls call back (by index), by module text: the compiler
+# is handed them with the text. Bounded; each callback's serial number is in the text.
+_host_callbacks: dict[str, list] = {}
+
+
+def host_callbacks(text: str) -> list:
+  return _host_callbacks.get(text, [])
 
 
 _mlir = threading.local()
