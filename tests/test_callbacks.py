@@ -74,6 +74,10 @@ def test_io_callback_runs_every_time_and_pure_callback_batches_by_method():
         mesh=ember.make_mesh((2,), ("i",), devices=ember.devices()[:2]),
         in_specs=ember.P("i"), out_specs=ember.P("i")))(jnp.ones(2)),
      NotImplementedError, "compiled for a mesh"),
+    (lambda: ember.jit(lambda v: ember.debug.print("{}", v) or v)(ember.device_put(
+        jnp.arange(4.0), ember.NamedSharding(
+            ember.make_mesh((2,), ("i",), devices=ember.devices()[:2]), ember.P("i")))),
+     NotImplementedError, "compiled for a mesh"),
 ])
 def test_refusals_name_what_is_not_supported(call, exc, phrase):
   with pytest.raises(exc, match=phrase):
