@@ -4,7 +4,7 @@ import pytest
 import ember
 
 # tests/data holds fixtures and the scripts that made them with JAX (run by hand, never collected);
-# the corpus programs are written against `import jax` and are loaded by tests/test_corpus.py.
+# the corpus programs are written in JAX's spelling and are loaded by tests/test_corpus.py.
 collect_ignore_glob = ["data/*", "corpus/programs/*"]
 
 

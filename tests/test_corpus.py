@@ -10,13 +10,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 sys.path.insert(0, CORPUS)
-sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 
 import harness  # noqa: E402
-import jax_alias  # noqa: E402
 from known_divergences import KNOWN  # noqa: E402
 
-jax_alias.install()
+harness.use("ember")  # the programs take their framework from the harness
 
 _MODULES = sorted(glob.glob(os.path.join(CORPUS, "programs", "*.py")))
 _cache: dict[str, dict] = {}

@@ -70,7 +70,7 @@ def test_extend_is_not_imported_by_ember():
   import sys
   code = "import ember, sys; print('ember.extend' in sys.modules, hasattr(ember, 'extend'))"
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-  assert out.stdout.split() == ["False", "False"]  # as ``import jax`` leaves jax.extend alone
+  assert out.stdout.split() == ["False", "False"]  # JAX too leaves jax.extend unimported
 
 
 def _prim(name, impl, abstract=lambda *avals, **_: avals[0]):

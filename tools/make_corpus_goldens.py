@@ -49,7 +49,7 @@ def main(argv=None) -> int:
   env.pop("PYTHONPATH", None)
   harness = os.path.join(ROOT, "tests", "corpus", "harness.py")
   for m in mods:  # one process per module: no state carried between modules
-    subprocess.run([py, harness, "--out", GOLDENS, m], check=True, env=env)
+    subprocess.run([py, harness, "--framework", "jax", "--out", GOLDENS, m], check=True, env=env)
   return 0
 
 

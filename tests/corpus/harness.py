@@ -1,5 +1,11 @@
 """The differential corpus: small programs in JAX's spelling, run once under JAX 0.10.2 to make
-goldens and under ember (``import jax`` resolved to ember) in the test suite.
+goldens and under ember in the test suite.
+
+The programs never import a framework themselves: they take ``jax``, ``jnp`` and ``lax`` from
+``framework()`` (and ``submodule("example_libraries.optimizers")``...) in this module, which ``use`` points at
+ember in the test suite and at JAX only in the separate process that makes the goldens
+(``tools/make_corpus_goldens.py`` runs this file with JAX's Python), so no test process ever
+loads JAX.
 
 A program is a function of no arguments in a module under ``programs/``, decorated with
 ``@program``. Whatever it returns, prints and warns, or the exception it raises, is turned into a
@@ -7,7 +13,7 @@ record of what a user can observe: for arrays their type, dtype, weak type, shap
 containers their kind, key order and contents; strings (printed jaxprs, reprs) as text. The same
 harness runs under both frameworks, so the record is made the same way on both sides.
 
-    python tests/corpus/harness.py --out DIR programs/autodiff.py ...   # one DIR/<module>.json each
+    python tests/corpus/harness.py --framework jax --out DIR programs/autodiff.py ...
 
 ``tools/make_corpus_goldens.py`` runs that with JAX's Python and stores the goldens in
 ``goldens/``; ``tests/test_corpus.py`` compares ember's records with them (``compare``).
@@ -28,6 +34,29 @@ import warnings
 from typing import Any, Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The framework the programs run on (set by ``use``): its top module, numpy and lax.
+jax: Any = None
+jnp: Any = None
+lax: Any = None
+
+
+def use(framework: str) -> None:
+  """Run the programs on ``framework`` ("ember" in the tests; "jax" only for the goldens)."""
+  global jax, jnp, lax
+  jax = importlib.import_module(framework)
+  jnp = importlib.import_module(framework + ".numpy")
+  lax = importlib.import_module(framework + ".lax")
+
+
+def framework() -> tuple:
+  """The framework's ``(jax, jnp, lax)``, as programs name them."""
+  return jax, jnp, lax
+
+
+def submodule(name: str):
+  """The framework's module ``name`` (as ``"example_libraries.optimizers"``)."""
+  return importlib.import_module(f"{jax.__name__}.{name}")
 
 # Config options a program may change; the runner puts them back after every program.
 RESTORED_OPTIONS = ("jax_enable_x64", "jax_debug_nans", "jax_debug_infs", "jax_disable_jit",
@@ -107,7 +136,6 @@ def describe(obj) -> Any:
     return {"kind": "npscalar", "type": type(obj).__name__, "dtype": str(obj.dtype),
             "value": _values(obj)}
   if _is_key_array(obj):
-    import jax
     return {"kind": "keyarray", "dtype": str(obj.dtype), "shape": list(obj.shape),
             "value": _values(jax.random.key_data(obj))}
   if hasattr(obj, "__array__") and hasattr(obj, "dtype") and hasattr(obj, "weak_type"):
@@ -133,7 +161,6 @@ def describe(obj) -> Any:
 
 def run(prog: Program) -> dict:
   """Run one program; the record of its result (or error), printed text and warnings."""
-  import jax
   saved = {}
   for name in RESTORED_OPTIONS:
     try:
@@ -326,16 +353,12 @@ def main(argv=None) -> int:
   parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
   parser.add_argument("modules", nargs="+", help="program files (programs/*.py)")
   parser.add_argument("--out", required=True, help="folder for one <module>.json per file")
-  parser.add_argument("--ember", action="store_true",
-                      help="resolve `import jax` to ember (default: the real jax)")
+  parser.add_argument("--framework", choices=("jax", "ember"), required=True,
+                      help="what the programs run on")
   args = parser.parse_args(argv)
   sys.modules.setdefault("harness", sys.modules[__name__])  # programs register with this module
   os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
-  if args.ember:
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
-    import jax_alias
-    jax_alias.install()
-  import jax
+  use(args.framework)
   os.makedirs(args.out, exist_ok=True)
   for path in args.modules:
     progs = load(path)

@@ -4,12 +4,11 @@ printed jaxprs of differentiated functions, perturbation confusion, and the erro
 autodiff mistakes."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 def _loss(params, x, y):

@@ -1,13 +1,12 @@
 """Host callbacks: debug.print and debug.callback eagerly, under jit, vmap (once per example),
 grad (primal values), scan and cond; pure_callback's results, its vmap methods and its refusal
 to be differentiated; io_callback. What a user sees includes what they print."""
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
-from jax.experimental import io_callback
 
-from harness import program
+from harness import framework, program, submodule
+
+jax, jnp, lax = framework()
+io_callback = submodule("experimental").io_callback
 
 
 def _show(x):

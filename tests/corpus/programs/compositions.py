@@ -3,12 +3,11 @@ rules (symbolic zeros, under vmap / jit / scan, nested), per-example gradients, 
 jaxprs of the composed functions."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 def _mlp(params, x):

@@ -3,12 +3,11 @@ operands, while_loop forward-only and its reverse-mode error, fori_loop with sta
 trip counts, lax.map, associative_scan, and the printed jaxprs of their bodies."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 # --- scan -------------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 vmap, and the types a user's rules receive."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from harness import program
+from harness import framework, program, submodule
+
+jax, jnp, lax = framework()
 
 
 @jax.custom_vjp
@@ -139,8 +139,9 @@ def custom_vjp_pytree_args():
 
 @program
 def user_primitive_with_jax_rule_registries():
-  from jax.extend import core as jax_core
-  from jax.interpreters import ad, batching
+  jax_core = submodule("extend.core")
+  ad = submodule("interpreters.ad")
+  batching = submodule("interpreters.batching")
 
   calls = []
 

@@ -1,11 +1,11 @@
 """Dtypes and type promotion: Python scalars, NumPy scalars and arrays of every dtype mixed in jnp
 ops, weak types, promote_types / result_type, x64 on and off, creation functions with and without
 dtype, astype, finfo / iinfo, the scalar type objects, and canonicalization under jit."""
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 _DTYPES = ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "bfloat16", "float16",
            "float32", "complex64")

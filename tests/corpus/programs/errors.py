@@ -1,12 +1,11 @@
 """Common mistakes: the exception type and the key words of its message, as a user meets them
 (shape mismatches, traced values used as Python values, Array immutability, ragged inputs, lax's
 strict dtypes, .at[] misuse, wrong keywords)."""
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 @program

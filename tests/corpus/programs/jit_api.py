@@ -5,12 +5,11 @@ errors a user meets (concretization, bool conversion, unhashable statics, bad ca
 import functools
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 @program

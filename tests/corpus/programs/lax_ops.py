@@ -1,12 +1,11 @@
 """jax.lax as users call it: strict typing, dot_general and convolutions, windows and cumulative
 ops, sorting, slicing with clamping, gathers, special functions, bit and integer arithmetic,
 rounding, padding, and the control-flow primitives' forward values."""
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 @program

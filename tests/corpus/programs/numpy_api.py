@@ -5,11 +5,11 @@ bit operations, and the printing of arrays.
 
 Programs marked "under jit" run their body as one jitted function (one compile instead of one per
 operation, to keep the corpus fast); the others run eagerly."""
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 def _m():

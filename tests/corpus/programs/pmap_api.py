@@ -3,12 +3,11 @@ out_axes in every form, keyword and static arguments, collectives by name, compo
 vmap and jit, printed jaxprs, the result's sharding, and the errors for bad mapped sizes."""
 import functools
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 X = jnp.arange(8.0).reshape(4, 2)
 

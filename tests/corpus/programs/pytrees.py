@@ -5,12 +5,12 @@ import collections
 import dataclasses
 from typing import NamedTuple
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import tree_util
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
+tree_util = jax.tree_util
 
 
 class Point(NamedTuple):

@@ -1,11 +1,11 @@
 """jax.random with fixed keys: raw and typed keys (repr, dtype, shape, key_data), split and
 fold_in, every common sampler's bits for a fixed key (also under jit and vmap, and in float16,
 bfloat16 and float64), and the errors for non-key arguments."""
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 @program

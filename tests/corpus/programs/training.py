@@ -3,12 +3,11 @@ a jitted SGD step, a hand-written Adam, a scan-based RNN, per-example gradients,
 and jax.example_libraries' optimizers and stax layers."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program, submodule
+
+jax, jnp, lax = framework()
 
 _rng = np.random.RandomState(0)
 _X = _rng.randn(8, 3).astype(np.float32)
@@ -212,7 +211,7 @@ def scan_over_minibatches_training():
 
 @program(rtol=1e-4, atol=1e-6)
 def example_libraries_sgd_and_adam():
-  from jax.example_libraries import optimizers
+  optimizers = submodule("example_libraries.optimizers")
 
   def loss(p):
     return jnp.mean((_X @ p["w"] - _Y) ** 2)
@@ -230,7 +229,7 @@ def example_libraries_sgd_and_adam():
 
 @program(rtol=1e-4, atol=1e-6)
 def example_libraries_schedules_and_clip():
-  from jax.example_libraries import optimizers
+  optimizers = submodule("example_libraries.optimizers")
   sched = optimizers.exponential_decay(0.1, 2, 0.5)
   piece = optimizers.piecewise_constant([2, 4], [1.0, 0.5, 0.1])
   g = {"a": jnp.array([3.0, 4.0]), "b": jnp.array([12.0])}
@@ -240,7 +239,7 @@ def example_libraries_schedules_and_clip():
 
 @program(rtol=1e-4, atol=1e-6)
 def stax_dense_relu_network():
-  from jax.example_libraries import stax
+  stax = submodule("example_libraries.stax")
   init_fn, apply_fn = stax.serial(stax.Dense(4), stax.Relu, stax.Dense(2), stax.LogSoftmax)
   out_shape, params = init_fn(jax.random.PRNGKey(0), (-1, 3))
   y = apply_fn(params, _X[:3])
@@ -250,7 +249,8 @@ def stax_dense_relu_network():
 
 @program(rtol=1e-4, atol=1e-6)
 def stax_train_step_with_optimizer():
-  from jax.example_libraries import optimizers, stax
+  optimizers = submodule("example_libraries.optimizers")
+  stax = submodule("example_libraries.stax")
   init_fn, apply_fn = stax.serial(stax.Dense(3), stax.Tanh, stax.Dense(1))
   _, params = init_fn(jax.random.PRNGKey(1), (-1, 3))
   opt_init, opt_update, get_params = optimizers.adam(0.01)

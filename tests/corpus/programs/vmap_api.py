@@ -1,12 +1,11 @@
 """vmap's public surface: in_axes as ints, None, tuples, dict prefixes and negative axes;
 out_axes; axis_size; named axes with collectives; nesting; pytrees; constant outputs; and the
 errors for mismatched sizes and bad axis specifications."""
-import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
-from harness import program
+from harness import framework, program
+
+jax, jnp, lax = framework()
 
 
 @program
