@@ -314,9 +314,10 @@ def _pp_jaxpr(jaxpr: Jaxpr, names: _Names, top: bool = False):
   return pp.group(pp.concat(pp.nest(2, body), pp.text(" }")))
 
 
-def _sub_jaxprs(params: dict):
+def sub_jaxprs(params: dict):
+  """The jaxprs an equation's params carry (a call's body, cond's branches...), as Jaxprs."""
   for value in params.values():
-    for v in value if isinstance(value, tuple) else (value,):
+    for v in value if isinstance(value, (tuple, list)) else (value,):
       if isinstance(v, (ClosedJaxpr, Jaxpr)):
         yield v.jaxpr if isinstance(v, ClosedJaxpr) else v
 
@@ -342,7 +343,7 @@ def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
       # Of ember's call primitives only jit names its jaxpr as JAX's does (custom_jvp_call's
       # name is ember's, for printing); jit is the one whose binders alias the caller's.
       name = eqn.params.get("name") if getattr(eqn.primitive, "pp_alias_jaxpr", False) else None
-      for sub in _sub_jaxprs(eqn.params):
+      for sub in sub_jaxprs(eqn.params):
         queue.append(sub)
         if name is not None:
           names.setdefault(id(sub), str(name).strip("<>"))

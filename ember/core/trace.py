@@ -167,7 +167,7 @@ def _raise_if_leaked(made: list) -> None:
   user_held, frame = {}, sys._getframe()
   while frame is not None:
     code = frame.f_code
-    if not code.co_filename.startswith(_EMBER_DIR):
+    if not code.co_filename.startswith(EMBER_DIR):
       where = f"a variable of {code.co_name} ({code.co_filename}:{frame.f_lineno})"
       for value in frame.f_locals.values():
         user_held.setdefault(id(value), where)
@@ -190,8 +190,9 @@ def _raise_if_leaked(made: list) -> None:
 _CONTAINERS = (list, tuple, dict, set, frozenset, types.CellType, types.FunctionType,
                types.MethodType)
 
-
-_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# ember's own source files: frames there are ember's (error messages and the leak check look
+# past them to the user's)
+EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _lasting_holder(tracer, made: list, user_held: dict, depth: int = 8) -> str | None:
@@ -212,7 +213,7 @@ def _lasting_holder(tracer, made: list, user_held: dict, depth: int = 8) -> str 
           return user_held[id(holder)]
         if isinstance(holder, types.FrameType):
           code = holder.f_code
-          if code.co_filename.startswith(_EMBER_DIR):
+          if code.co_filename.startswith(EMBER_DIR):
             continue
           return f"a variable of {code.co_name} ({code.co_filename}:{holder.f_lineno})"
         if id(holder) in module_dicts:

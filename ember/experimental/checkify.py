@@ -53,7 +53,7 @@ import numpy as np
 
 from ember import pytree
 from ember.core import trace as core
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, literal_value
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, literal_value, sub_jaxprs
 
 __all__ = ["Error", "ErrorCategory", "JaxRuntimeError", "all_checks", "automatic_checks",
            "check", "check_error", "checkify", "debug_check", "div_checks", "float_checks",
@@ -376,13 +376,6 @@ _INLINED = ("jit", "remat2", "checkpoint", "remat")
 _OPAQUE = ("custom_jvp_call", "custom_vjp_call")  # checked at their outputs only
 
 
-def _sub_jaxprs(params: dict):
-  for value in params.values():
-    for v in value if isinstance(value, (tuple, list)) else (value,):
-      if isinstance(v, (ClosedJaxpr, Jaxpr)):
-        yield v.jaxpr if isinstance(v, ClosedJaxpr) else v
-
-
 def _is_float(aval) -> bool:
   return np.issubdtype(aval.dtype, np.inexact)
 
@@ -415,7 +408,7 @@ class _Context:
           self.add(eqn, site)
           found = True
         continue
-      subs = list(_sub_jaxprs(eqn.params))
+      subs = list(sub_jaxprs(eqn.params))
       if subs and name not in _OPAQUE:
         inner = [self.collect(s) for s in subs]
         if any(inner):
@@ -455,7 +448,7 @@ class _Context:
 
 
 def _has_check(jaxprs) -> bool:
-  return any(e.primitive is check_p or _has_check(list(_sub_jaxprs(e.params)))
+  return any(e.primitive is check_p or _has_check(list(sub_jaxprs(e.params)))
              for j in jaxprs for e in j.eqns)
 
 
@@ -691,7 +684,7 @@ def _site_payload_avals(ctx: _Context, jaxpr: Jaxpr) -> None:
         site.payload_avals = [v.aval for v in eqn.invars[1:]]
       else:
         site.payload_avals = []
-    for sub in _sub_jaxprs(eqn.params):
+    for sub in sub_jaxprs(eqn.params):
       _site_payload_avals(ctx, sub)
 
 

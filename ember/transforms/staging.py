@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -31,14 +30,13 @@ from ember import pytree
 __all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "DebugInfo",
            "arg_names"]
 
-_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def user_frame(names: tuple = ()) -> SourceInfo | None:
   """The innermost stack frame outside ember (where the user's code called us), with the
   ``named_scope`` names in force."""
   f = sys._getframe(2)
-  while f is not None and f.f_code.co_filename.startswith(_EMBER_DIR):
+  while f is not None and f.f_code.co_filename.startswith(core.EMBER_DIR):
     f = f.f_back
   if f is None:
     return None
