@@ -37,6 +37,7 @@ from ember.api import device_put, device_get, block_until_ready, eval_shape, typ
 from ember.api import named_call, named_scope  # noqa: E402
 from ember import sharding, debug  # noqa: E402,F401
 from ember import distributed  # noqa: E402,F401
+from ember import api_util  # noqa: E402,F401
 from ember import interpreters  # noqa: E402,F401
 from ember.backend.assemble import (  # noqa: E402
     make_array_from_callback, make_array_from_single_device_arrays,

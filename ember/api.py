@@ -189,9 +189,14 @@ def eval_shape(fun: Callable, *args, **kwargs):
       >>> ember.eval_shape(lambda x: jnp.stack([x, x]), ember.ShapeDtypeStruct((3,), jnp.float32))
       ShapeDtypeStruct(shape=(2, 3), dtype=float32)
   """
-  from ember.transforms.staging import make_jaxpr
-  _, shapes = make_jaxpr(fun, return_shape=True)(*args, **kwargs)
-  return shapes
+  from ember.transforms.jit import JitWrapped, jit
+  if not isinstance(fun, JitWrapped):  # as JAX's, the trace of jit(fun) (and shares its cache)
+    try:
+      hash(fun)
+    except TypeError:
+      fun = functools.partial(fun)
+    fun = jit(fun)
+  return fun.trace(*args, **kwargs).out_info
 
 
 class _NameScope:

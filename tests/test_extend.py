@@ -1,10 +1,14 @@
-"""ember.extend: jax.extend.core's names (jaxpr IR, trace state) and linear_util's refusals.
-Expected values are JAX 0.10.2's on the same programs."""
+"""ember.extend and ember.api_util: jax.extend.core's names (jaxpr IR, trace state, primitive
+objects), linear_util's wrapped functions and traces written by a library. Expected values are
+JAX 0.10.2's on the same programs (tests/corpus/programs/user_traces.py runs more under both)."""
+import warnings
+
 import numpy as np
 import pytest
 
 import ember
 import ember.numpy as jnp
+from ember import api_util
 from ember.extend import core as ecore
 from ember.extend import linear_util as lu
 
@@ -57,12 +61,123 @@ def test_jaxpr_classes_are_embers():
   assert ecore.jaxpr_as_fun(closed)(4.0)[0] == 8.0
 
 
-def test_linear_util_imports_but_refuses_to_run():
-  decorated = lu.transformation(lambda fun: (yield))  # decorating works, as a module import does
-  with pytest.raises(NotImplementedError, match="linear_util.transformation"):
-    decorated(None)
-  with pytest.raises(NotImplementedError, match="linear_util.wrap_init"):
+def _wrap(f, params=None):
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    return lu.wrap_init(f, params)
+
+
+def test_wrap_init_without_debug_info_warns_as_jax():
+  with pytest.warns(DeprecationWarning, match="missing a DebugInfo"):
     lu.wrap_init(abs)
+
+
+def test_linear_util_transformations_compose_and_store_aux():
+  @lu.transformation
+  def scale(k, *args):
+    out = yield tuple(k * a for a in args), {}
+    yield out + 1
+
+  @lu.transformation_with_aux
+  def count(*args):
+    out = yield args, {}
+    yield out, len(args)
+
+  f, aux = count(scale(_wrap(lambda x, y, *, z: x * y + z, {"z": 5}), 2))
+  with pytest.raises(lu.StoreException, match="empty"):
+    aux()
+  assert f.call_wrapped(3, 4) == 6 * 8 + 5 + 1 and aux() == 2
+  with pytest.raises(lu.StoreException, match="occupied"):
+    f.call_wrapped(3, 4)  # a store is filled once
+  assert lu.transformation2(lambda g, x: g(x) * 10, _wrap(abs))().call_wrapped(-3) == 30
+
+
+def test_linear_util_cache_refills_stores_on_a_hit():
+  calls = []
+
+  @lu.cache
+  def run(fun, n):
+    calls.append(n)
+    return fun.call_wrapped(n)
+
+  _, tree = ember.tree.flatten(((1.0,), {}))
+  f = lambda x: {"a": x}  # noqa: E731
+  for _ in range(2):
+    flat, out_tree = api_util.flatten_fun(_wrap(f), tree)
+    assert run(flat, 3.0) == [3.0] and out_tree().num_leaves == 1
+  assert calls == [3.0]
+
+
+def test_api_util_helpers():
+  f, dyn = api_util.argnums_partial(_wrap(lambda a, b, c: a * 100 + b * 10 + c), (0, -1),
+                                    (1, 2, 3))
+  assert dyn == (1, 3) and f.call_wrapped(*dyn) == 123
+  with pytest.raises(ValueError, match="Non-hashable static arguments"):
+    api_util.argnums_partial(_wrap(len), 0, (1, []))
+  _, tree = ember.tree.flatten(((1.0, None, [2.0, 3.0]), {"k": 4.0}))
+  assert api_util.donation_vector((2,), ("k",), tree) == (False, True, True, True)
+  assert api_util.rebase_donate_argnums((3, 4), (0, 1)) == (1, 2)
+  assert api_util.flatten_axes("in_axes", ember.tree.structure(({"a": 1, "b": 2}, 3)),
+                               ({"a": 0, "b": None}, 1)) == [0, None, 1]
+  assert api_util.safe_map(lambda a, b: a + b, [1, 2], (3, 4)) == [4, 6]
+  with pytest.raises(ValueError, match="length"):
+    api_util.safe_map(lambda a, b: a, [1], [1, 2])
+
+
+class _CountTracer(ember.core.Tracer):
+  def __init__(self, trace, val):
+    super().__init__(trace, ember.typeof(val))
+    self.val = val
+
+
+class _CountTrace(ember.core.Trace):
+  """Counts primitives by name and hands each to the trace below."""
+
+  def __init__(self, parent, counts):
+    super().__init__()
+    self.parent_trace, self.counts = parent, counts
+
+  def process_primitive(self, primitive, tracers, params):
+    vals = [t.val if isinstance(t, _CountTracer) and t._trace is self else t for t in tracers]
+    self.counts[str(primitive)] = self.counts.get(str(primitive), 0) + 1
+    out = primitive.bind_with_trace(self.parent_trace, vals, None, params)
+    if primitive.multiple_results:
+      return [_CountTracer(self, v) for v in out]
+    return _CountTracer(self, out)
+
+
+def _count(fun, *args):
+  counts = {}
+  with ecore.take_current_trace() as parent:
+    trace = _CountTrace(parent, counts)
+    with ecore.set_current_trace(trace):
+      out = fun(*[_CountTracer(trace, a) for a in args])
+  out = out.val if isinstance(out, _CountTracer) and out._trace is trace else out
+  return counts, out
+
+
+def test_a_library_trace_sees_every_primitive_and_hands_it_down():
+  f = lambda x, y: jnp.sin(x) * y + jnp.sin(y)
+  counts, out = _count(f, 1.0, 2.0)
+  assert counts == {"sin": 2, "mul": 1, "add": 1}
+  assert out == pytest.approx(np.sin(1.0) * 2 + np.sin(2.0))
+  # under jit (the trace below stages), grad (below it a jvp trace) and vmap
+  jitted = ember.jit(lambda x: _count(f, x, 3.0)[1])(1.0)
+  assert jitted == pytest.approx(np.sin(1.0) * 3 + np.sin(3.0), rel=1e-6)
+  g = ember.grad(lambda x: _count(f, x, 3.0)[1])(1.0)
+  assert g == pytest.approx(np.cos(1.0) * 3, rel=1e-6)
+  v = ember.vmap(lambda x: _count(f, x, 3.0)[1])(jnp.arange(3.0))
+  np.testing.assert_allclose(v, np.sin(np.arange(3.0)) * 3 + np.sin(3.0), rtol=1e-6)
+  # a jit inside reaches the library's trace as one jit_p equation
+  counts, out = _count(lambda x: ember.jit(lambda y: jnp.cos(y) + 1.0)(x), 0.0)
+  assert counts == {"jit": 1} and out == 2.0
+
+
+def test_primitives_are_embers_own_objects():
+  jaxpr = ember.make_jaxpr(lambda x: jnp.sin(x) + ember.jit(jnp.cos)(x))(1.0).jaxpr
+  assert [e.primitive for e in jaxpr.eqns] == [ecore.primitives.sin_p, ecore.primitives.jit_p,
+                                               ecore.primitives.add_p]
+  assert str(ecore.primitives.add_jaxvals_p) == "add_any"
 
 
 def test_extend_is_not_imported_by_ember():

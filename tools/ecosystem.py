@@ -188,11 +188,14 @@ def _outcome(results, test) -> list[str]:
   return file_error if file_error else ["not run", ""]
 
 
-def report(names, workers, extra) -> int:
+def report(names, workers, extra, files=None) -> int:
   stored = json.loads(SELECTION.read_text())
   lines, failing, causes = [], [], collections.Counter()
   for name in names:
-    selection = stored[name]["tests"]
+    selection = [t for t in stored[name]["tests"]
+                 if not files or any(f in t.split("::")[0] for f in files)]
+    if not selection:
+      continue
     start, cpu = time.perf_counter(), _children_cpu()
     results = run_tests(sys.executable, name, alias=True, select=selection, workers=workers,
                         extra=extra)
@@ -223,6 +226,8 @@ def main(argv=None) -> int:
   parser.add_argument("--no-install", action="store_true", help="skip the pip install step")
   parser.add_argument("--pytest-args", default="",
                       help="extra pytest arguments for every test file (e.g. \"-k dataclass\")")
+  parser.add_argument("--files", action="append",
+                      help="report only the test files whose path contains this (repeatable)")
   args = parser.parse_args(argv)
   names = args.library or sorted(LIBRARIES)
   python = args.jax_python if args.make_selection else sys.executable
@@ -232,7 +237,7 @@ def main(argv=None) -> int:
   if args.make_selection:
     make_selection(python, names, args.workers, shlex.split(args.pytest_args))
     return 0
-  return report(names, args.workers, shlex.split(args.pytest_args))
+  return report(names, args.workers, shlex.split(args.pytest_args), args.files)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,14 @@ class Primitive:
       args = _match_vma(args)
     return _state.trace.process_primitive(self, args, params)
 
+  def bind_with_trace(self, trace: "Trace", args, avals, params: dict, /):
+    """Apply the primitive to ``args`` on ``trace`` rather than the current trace (how a trace
+    written by a library hands an operation down to the trace below it). ``avals`` are the
+    arguments' types, as JAX passes them; ember works them out from ``args``."""
+    del avals
+    with set_current_trace(trace):
+      return self.bind(*args, **params)
+
   def abstract(self, avals: tuple, params: dict):
     """Output aval(s) for input avals, cached on (avals, params)."""
     try:
@@ -373,6 +381,13 @@ class Tracer:
   __array_priority__ = 1000
 
   aval: ShapedArray  # subclasses provide it
+
+  def __init__(self, trace: "Trace", aval: ShapedArray):
+    """A tracer of ``trace`` for a value of type ``aval``: how the tracer class of a trace
+    written outside ember (a subclass of ``Trace`` with its ``process_primitive``) starts.
+    ember's own tracers set their fields themselves."""
+    self._trace = trace
+    self.aval = aval
 
   @property
   def shape(self):

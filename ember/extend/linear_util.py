@@ -1,59 +1,40 @@
-"""The names of JAX 0.10.2's ``jax.extend.linear_util``, for libraries that import them.
+"""JAX 0.10.2's ``jax.extend.linear_util``: functions wrapped with a stack of transformations,
+for libraries that write traces of their own (``ember._src.linear_util`` holds them).
 
-This module differs from JAX: JAX's ``WrappedFun`` machinery (functions wrapped with
-generator-based transformations) is internal to JAX's own transforms; ember's transforms do not
-use it. The names import, so a
-library whose other parts work on ember loads, but calling any of them raises
-``NotImplementedError`` naming it.
+Example:
+    >>> import warnings
+    >>> from ember.extend import linear_util as lu
+    >>> @lu.transformation
+    ... def scale(k, *args):
+    ...   out = yield tuple(k * a for a in args), {}
+    ...   yield out + 1
+    >>> with warnings.catch_warnings():
+    ...   warnings.simplefilter("ignore", DeprecationWarning)
+    ...   f = lu.wrap_init(lambda x, y: x * y)
+    >>> scale(f, 2).call_wrapped(3, 4)
+    49
 """
 from __future__ import annotations
 
-__all__ = ["wrap_init", "transformation", "transformation_with_aux", "cache"]
+import warnings
+from typing import Callable
+
+from ember._src.linear_util import (StoreException, Store, WrappedFun, cache,  # noqa: F401
+                                    merge_linear_aux, transformation, transformation2,
+                                    transformation_with_aux, transformation_with_aux2)
+from ember._src.linear_util import wrap_init as _wrap_init
+
+__all__ = ["StoreException", "WrappedFun", "cache", "merge_linear_aux", "transformation",
+           "transformation_with_aux", "transformation2", "transformation_with_aux2", "wrap_init"]
 
 
-def _unsupported(name: str):
-  raise NotImplementedError(
-      f"ember.extend.linear_util.{name}: ember has no WrappedFun (JAX's internal "
-      "function-wrapping API); transform the function with ember's public transforms "
-      "(jit, vmap, grad, make_jaxpr...) instead.")
-
-
-def wrap_init(f, params=None, *, debug_info=None):
-  """Not supported: raises ``NotImplementedError`` (ember has no ``WrappedFun``).
-
-  Example:
-      >>> from ember.extend import linear_util as lu
-      >>> lu.wrap_init(abs)
-      Traceback (most recent call last):
-      ...
-      NotImplementedError: ember.extend.linear_util.wrap_init: ember has no WrappedFun (JAX's internal function-wrapping API); transform the function with ember's public transforms (jit, vmap, grad, make_jaxpr...) instead.
-  """
-  _unsupported("wrap_init")
-
-
-def _decorator(name: str):
-  def decorate(gen):
-    def transform(*args, **kwargs):
-      _unsupported(name)
-    transform.__name__ = getattr(gen, "__name__", name)
-    transform.__doc__ = f"Not supported on ember: calling it raises NotImplementedError ({name})."
-    return transform
-  decorate.__name__ = name
-  decorate.__doc__ = (
-      f"Decorating succeeds (so modules that use ``@{name}`` import); calling the result "
-      "raises ``NotImplementedError``.\n\n"
-      "Example:\n"
-      f"    >>> from ember.extend.linear_util import {name}\n"
-      f"    >>> f = {name}(lambda: (yield))\n"
-      "    >>> f()\n"
-      "    Traceback (most recent call last):\n"
-      "    ...\n"
-      f"    NotImplementedError: ember.extend.linear_util.{name}: ember has no WrappedFun "
-      "(JAX's internal function-wrapping API); transform the function with ember's public "
-      "transforms (jit, vmap, grad, make_jaxpr...) instead.\n")
-  return decorate
-
-
-transformation = _decorator("transformation")
-transformation_with_aux = _decorator("transformation_with_aux")
-cache = _decorator("cache")
+def wrap_init(f: Callable, params=None, *, debug_info=None) -> WrappedFun:
+  """Wrap ``f`` with no transformation. As in JAX, leaving out ``debug_info`` (make one with
+  ``ember.api_util.debug_info``) is deprecated and warns."""
+  if debug_info is None:
+    warnings.warn(
+        "linear_util.wrap_init is missing a DebugInfo object. This behavior is deprecated, use "
+        "api_util.debug_info() to construct a proper DebugInfo object and propagate it to this "
+        "function. See https://github.com/jax-ml/jax/issues/26480 for more details.",
+        DeprecationWarning, stacklevel=2)
+  return _wrap_init(f, params, debug_info=debug_info)

@@ -18,6 +18,7 @@ import functools
 import inspect
 import operator
 import warnings
+import weakref
 from typing import Any, Callable
 
 import optree
@@ -350,6 +351,37 @@ def _placement(device, backend, in_shardings, out_shardings):
   return backend_client.local_devices()[0]
 
 
+# Every jit of the same function shares its traces (with the same static arguments) and its
+# executables (with the same options), as in JAX: ``jax.jit(f)(x)`` written inside a loop
+# traces and compiles ``f`` once. Functions are
+# held weakly where they can be (their entry goes when they do); at most 4096 are remembered.
+_signature_caches = LRUCache(4096)  # function (or a weak reference to it) -> {options: cache}
+
+
+def _forget_function(ref) -> None:
+  _signature_caches.pop(ref, None)
+
+
+def _signature_cache(fun: Callable, options: tuple) -> LRUCache:
+  """The cache of traced signatures for ``jit(fun, **options)``: shared by all such wraps."""
+  try:
+    hash(options)
+    try:
+      key = weakref.ref(fun, _forget_function)
+    except TypeError:  # e.g. a builtin: held strongly (the table is bounded)
+      key = fun
+    hash(key)
+  except TypeError:  # an unhashable function or option (a dict of shardings): not shared
+    return LRUCache(256)
+  per_options = _signature_caches.get(key)
+  if per_options is None:
+    per_options = _signature_caches[key] = LRUCache(16)
+  cache = per_options.get(options)
+  if cache is None:
+    cache = per_options[options] = LRUCache(256)
+  return cache
+
+
 class JitWrapped:
   """The result of ``ember.jit(fun)``: call it, or ``.lower(...)``/``.trace(...)`` it."""
 
@@ -390,9 +422,14 @@ class JitWrapped:
     self._device = device
     self._keep_unused = bool(keep_unused)
     self._compiler_options = tuple(compiler_options.items()) if compiler_options else ()
-    self._cache = LRUCache(256)
     self._in_shardings, self._out_shardings = in_shardings, out_shardings
     self._inline = inline
+    # traces depend on which arguments are static; compiled programs on every option
+    self._traces = _signature_cache(fun, ("traces", self._static_argnums, self._static_argnames))
+    self._cache = _signature_cache(fun, (
+        self._static_argnums, self._static_argnames, self._donate_argnums,
+        self._donate_argnames, device, self._keep_unused, self._compiler_options, inline,
+        in_shardings, out_shardings))
     plain = device is None and in_shardings is None and out_shardings is None
     self._simple = plain and not self._static_argnums and not self._static_argnames
     self.__wrapped__ = fun
@@ -469,9 +506,36 @@ class JitWrapped:
         key = (in_tree, avals, config.trace_key)
         entry = self._cache.get(key)
         if entry is None:
-          entry = self._trace_entry(args, kwargs, in_tree, avals, key)
+          entry = self._cache.get(self._general_key(args, avals))  # traced by .trace()
+          if entry is None:
+            entry = self._trace_entry(args, kwargs, in_tree, avals, key)
+          else:
+            self._cache[key] = entry
         return self._run(entry, leaves, avals)
     return self._call_general(args, kwargs)
+
+  def _general_key(self, args, avals):
+    """The key ``trace`` and the general call path give a call of ``args`` (no statics)."""
+    return (pytree.flatten((args, {}))[1], avals, (), config.trace_key, ())
+
+  def _entry(self, args, kwargs, in_tree, avals, statics) -> _Entry:
+    """The entry of a call's signature (``_split``'s statics, ``in_tree`` of the dynamic
+    ``(args, kwargs)``), traced if new; shared with the fast path's key for plain calls."""
+    key = (in_tree, avals, statics, config.trace_key, _state.axis_env)
+    entry = self._cache.get(key)
+    if entry is not None:
+      return entry
+    fast_key = None
+    if self._simple and not kwargs and not _state.axis_env:
+      fast_key = (_fast_flatten(args)[1], avals, config.trace_key)
+      entry = self._cache.get(fast_key)
+    if entry is None:
+      entry = self._trace_entry(args, kwargs, in_tree, avals, key, split=True)
+      if fast_key is not None:
+        self._cache[fast_key] = entry
+    else:
+      self._cache[key] = entry
+    return entry
 
   def _run(self, entry: _Entry, leaves, avals):
     all_arrays = True
@@ -584,10 +648,7 @@ class JitWrapped:
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
     # Named axes in scope (inside vmap/shard_map) change what collectives in fun mean.
-    key = (in_tree, avals, statics, config.trace_key, _state.axis_env)
-    entry = self._cache.get(key)
-    if entry is None:
-      entry = self._trace_entry(args, kwargs, in_tree, avals, key, split=True)
+    entry = self._entry(args, kwargs, in_tree, avals, statics)
     if _state.trace is _EVAL and not any(isinstance(x, core.Tracer) for x in leaves):
       return self._run(entry, leaves, avals)
     if self._compiler_options:
@@ -615,10 +676,13 @@ class JitWrapped:
       out_tree_box.append(out_tree)
       return out_leaves
 
-    debug = DebugInfo("jit", self._fun,
-                      lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
-    closed = trace_to_jaxpr(flat_fun, avals, debug)
-    entry = _Entry(closed, out_tree_box[0], in_tree, self._donated_leaves(args, kwargs),
+    traced = self._traces.get(key)  # traced already by a jit of fun with other options?
+    if traced is None:
+      debug = DebugInfo("jit", self._fun,
+                        lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
+      traced = self._traces[key] = (trace_to_jaxpr(flat_fun, avals, debug), out_tree_box[0])
+    closed, out_tree = traced
+    entry = _Entry(closed, out_tree, in_tree, self._donated_leaves(args, kwargs),
                    self._keep_unused, self._compiler_options)
     self._cache[key] = entry
     return entry
@@ -642,9 +706,7 @@ class JitWrapped:
     dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
     leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
     avals = self._flat_avals(leaves, args, kwargs, in_tree)
-    key = (in_tree, avals, statics, config.trace_key, _state.axis_env)
-    entry = self._cache.get(key) or self._trace_entry(args, kwargs, in_tree, avals, key,
-                                                      split=True)
+    entry = self._entry(args, kwargs, in_tree, avals, statics)
     return Traced(self, entry, in_tree, self._spmd_layout(entry, leaves))
 
   def lower(self, *args, **kwargs) -> "Lowered":
@@ -655,6 +717,7 @@ class JitWrapped:
 
   def clear_cache(self):
     self._cache.clear()
+    self._traces.clear()
 
 
 class Traced:

@@ -253,7 +253,7 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
   """
   if reduce_axes:
     raise NotImplementedError("reduce_axes argument to transpose is deprecated")
-  from ember.transforms.staging import make_jaxpr
+  from ember.transforms.staging import trace_flat
   leaves, in_tree = pytree.flatten(primals)
   out_box = []
 
@@ -263,7 +263,7 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     out_box.append(tree)
     return o
 
-  closed = make_jaxpr(flat)(*leaves)
+  closed = trace_flat(flat, leaves, "linear_transpose")
   in_avals = [core.get_aval(x) for x in leaves]
   for a in in_avals:
     if not dtypes.is_inexact(a.dtype):

@@ -52,7 +52,7 @@ def fun_name(fun: Callable) -> str:
 
 class DebugInfo:
   """What error messages say about a traced function: its name, place and argument names."""
-  __slots__ = ("traced_for", "fun", "arg_names_fn", "_names")
+  __slots__ = ("traced_for", "fun", "arg_names_fn", "_names", "_src")
 
   def __init__(self, traced_for: str, fun: Callable | None,
                arg_names_fn: Callable[[], list[str]] | None = None):
@@ -60,9 +60,12 @@ class DebugInfo:
     self.fun = fun
     self.arg_names_fn = arg_names_fn
     self._names = None
+    self._src = None
 
   @property
   def func_src(self) -> str:
+    if self._src is not None:
+      return self._src
     fun = self.fun
     name = fun_name(fun)
     try:
@@ -82,10 +85,13 @@ class DebugInfo:
     return self._names
 
   def release(self) -> None:
-    """Work out the names now and drop the function that knew them: it holds the traced
-    arguments (tracers), which must not outlive the trace (a cached jaxpr keeps its debug
-    info)."""
+    """Work out the names and the function's description now, and drop the closure that knew
+    the names (it holds the traced arguments, tracers, which must not outlive the trace) and the
+    function (a cached jaxpr keeps its debug info, and must not keep the function alive)."""
     _ = self.arg_names
+    if self.fun is not None:
+      self._src = self.func_src
+      self.fun = None
 
 
 def arg_names(fun: Callable, args: tuple, kwargs: dict, static_argnums=(), static_argnames=()
@@ -320,41 +326,32 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
                return_shape: bool = False):
   """A function that returns the jaxpr of ``fun`` at the given arguments.
 
+  As in JAX, this is ``jit(fun, static_argnums=...).trace(...)``: it shares ``jit(fun)``'s traces
+  (tracing ``fun`` again only for new argument types) and its error messages.
+
   Example:
       >>> import ember, ember.numpy as jnp
       >>> print(ember.make_jaxpr(lambda x, y: x + y)(1.0, 2.0))
       { lambda ; a:f32[] b:f32[]. let c:f32[] = add a b in (c,) }
   """
-  if isinstance(static_argnums, int):
-    static_argnums = (static_argnums,)
-  static_argnums = tuple(static_argnums)
+  from ember.transforms.jit import jit
+  jitted = jit(fun, static_argnums=static_argnums)
 
   @functools.wraps(fun)
   def make_jaxpr_f(*args, **kwargs):
-    dyn_args = tuple(a for i, a in enumerate(args) if i not in static_argnums)
-    leaves, in_tree = pytree.flatten((dyn_args, kwargs))
-    avals = [abstract_leaf(x) for x in leaves]
-    out_tree_box = []
-
-    def flat_fun(*flat):
-      dargs, dkwargs = pytree.unflatten(in_tree, flat)
-      it = iter(dargs)
-      full = [a if i in static_argnums else next(it) for i, a in enumerate(args)]
-      out = fun(*full, **dkwargs)
-      out_leaves, out_tree = pytree.flatten(out)
-      out_tree_box.append(out_tree)
-      return out_leaves
-
-    debug = DebugInfo("make_jaxpr", fun,
-                      lambda: arg_names(fun, args, kwargs, static_argnums))
     with contextlib.ExitStack() as stack:
       for name, size in axis_env or ():
         stack.enter_context(core.extend_axis_env(name, size))
-      closed = trace_to_jaxpr(flat_fun, avals, debug)
+      traced = jitted.trace(*args, **kwargs)
     if return_shape:
-      shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
-                for v in closed.jaxpr.outvars]
-      return closed, pytree.unflatten(out_tree_box[0], shapes)
-    return closed
+      return traced.jaxpr, traced.out_info
+    return traced.jaxpr
 
   return make_jaxpr_f
+
+
+def trace_flat(fun: Callable, leaves: Sequence, traced_for: str) -> ClosedJaxpr:
+  """The jaxpr of ``fun(*leaves)`` (a function of flat arguments returning a flat list), traced
+  afresh (no cache) for ``traced_for``'s messages."""
+  debug = DebugInfo(traced_for, fun, lambda: arg_names(fun, tuple(leaves), {}))
+  return trace_to_jaxpr(fun, [abstract_leaf(x) for x in leaves], debug)

@@ -3,6 +3,7 @@ methods and lambdas, nesting, pytree arguments and results, retracing seen throu
 effects, lowering's public attributes, eval_shape, printed jaxprs of small functions, and the
 errors a user meets (concretization, bool conversion, unhashable statics, bad callables)."""
 import functools
+import re
 from functools import partial
 
 import numpy as np
@@ -476,3 +477,46 @@ def name_stacks_of_scopes_and_transforms():
           stacks(jax.make_jaxpr(named)(1.0)),
           stacks(jax.make_jaxpr(lambda v: jax.named_scope("s")(inner)(v))(1.0)),
           jax.version.__version_info__ >= (0, 10))
+
+
+@program
+def one_trace_shared_by_every_jit_of_a_function():
+  traces = []
+
+  def f(x):
+    traces.append(x.shape)
+    return x * 2
+
+  counts = []
+  for _ in range(3):
+    jax.jit(f)(jnp.ones(3))  # a new wrapper each time: traced once
+  counts.append(len(traces))
+  jax.eval_shape(f, jnp.ones(3))
+  jax.make_jaxpr(f)(jnp.ones(3))
+  jax.jit(f).lower(jnp.ones(3))
+  jax.jit(f, donate_argnums=0)(jnp.ones(3))
+  counts.append(len(traces))
+  jax.jit(jax.grad(lambda x: jax.jit(f)(x).sum()))(jnp.ones(3))
+  jax.vmap(jax.jit(f))(jnp.ones((2, 3)))
+  counts.append(len(traces))
+  jax.jit(f)(jnp.ones(4))
+  jax.jit(f, static_argnums=0)(np.ones(3).tobytes())  # other static arguments: its own trace
+  counts.append(len(traces))
+  return counts
+
+
+@program
+def eval_shape_and_make_jaxpr_report_as_jit():
+  def f(x):
+    if x > 0:
+      return x
+    return -x
+
+  msgs = []
+  for run in (lambda: jax.eval_shape(f, 1.0), lambda: jax.make_jaxpr(f)(1.0),
+              lambda: jax.eval_shape(lambda x: x, "text")):
+    try:
+      run()
+    except Exception as e:
+      msgs.append((type(e).__name__, re.sub(" at 0x[0-9a-f]+", "", str(e)).split("\n")[:2]))
+  return msgs

@@ -3,8 +3,9 @@
 ``ClosedJaxpr``, ``Jaxpr``, ``JaxprEqn``, ``Var``, ``Literal`` and ``DropVar`` are ember's own
 classes (their fields are JAX's: ``eqns``, ``invars``, ``outvars``, ``params``, ``primitive``...).
 ``Primitive`` is ember's primitive with JAX's way of giving it rules (``def_impl``,
-``def_abstract_eval``, and ``ember.interpreters.ad/batching/mlir`` for the others). JAX's names
-this module does not list (``primitives``, ``CallPrimitive``...) are not provided.
+``def_abstract_eval``, and ``ember.interpreters.ad/batching/mlir`` for the others).
+``primitives`` holds ember's primitive objects under JAX's names (``jit_p``, ``add_p``...). JAX's
+names this module does not list (``CallPrimitive``...) are not provided.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ember.core.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 
 __all__ = ["ClosedJaxpr", "DropVar", "Jaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun",
            "TraceTag", "get_opaque_trace_state", "set_current_trace", "take_current_trace",
-           "Primitive", "ShapedArray"]
+           "Primitive", "ShapedArray", "primitives"]
 
 
 class Primitive(_trace.Primitive):
@@ -157,3 +158,6 @@ def take_current_trace():
   prev = _trace.current_trace()
   with _trace.set_current_trace(_trace.EVAL_TRACE):
     yield prev
+
+
+from ember.extend.core import primitives  # noqa: E402,F401
