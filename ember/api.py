@@ -189,8 +189,8 @@ def eval_shape(fun: Callable, *args, **kwargs):
       >>> ember.eval_shape(lambda x: jnp.stack([x, x]), ember.ShapeDtypeStruct((3,), jnp.float32))
       ShapeDtypeStruct(shape=(2, 3), dtype=float32)
   """
-  from ember.transforms.jit import JitWrapped, jit
-  if not isinstance(fun, JitWrapped):  # as JAX's, the trace of jit(fun) (and shares its cache)
+  from ember.transforms.jit import PjitFunction, jit
+  if not isinstance(fun, PjitFunction):  # as JAX's, the trace of jit(fun) (and shares its cache)
     try:
       hash(fun)
     except TypeError:

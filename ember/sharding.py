@@ -16,11 +16,11 @@ from typing import Sequence
 import numpy as np
 
 from ember.backend import client as _client
-from ember.backend.sharding import (AxisType, DuplicateSpecError, IndivisibleError, Mesh,
-                                    NamedSharding, PartitionSpec, Sharding,
+from ember.backend.sharding import (AbstractMesh, AxisType, DuplicateSpecError,
+                                    IndivisibleError, Mesh, NamedSharding, PartitionSpec, Sharding,
                                     SingleDeviceSharding, current_mesh, set_default_mesh)
 
-__all__ = ["AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
+__all__ = ["AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
            "SingleDeviceSharding", "make_mesh", "get_mesh", "set_mesh",
            "IndivisibleError", "DuplicateSpecError", "reshard"]
 

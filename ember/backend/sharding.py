@@ -345,6 +345,90 @@ class Mesh:
     return False
 
 
+  @functools.cached_property
+  def abstract_mesh(self) -> "AbstractMesh":
+    """The mesh without its devices (their kind and platform kept)."""
+    mesh = AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+    first = self.devices.flat[0]
+    mesh._device = (first.device_kind, first.platform)
+    return mesh
+
+
+class AbstractMesh:
+  """A mesh's axis names, sizes and types, without devices: what a type knows of a mesh (the
+  mesh of ``ember.typeof(x).sharding``, ``Mesh.abstract_mesh``).
+
+  Example:
+      >>> from ember.sharding import AbstractMesh
+      >>> AbstractMesh((2, 3), ("x", "y"))
+      AbstractMesh('x': 2, 'y': 3, axis_types=(Auto, Auto))
+      >>> AbstractMesh((2, 3), ("x", "y")).devices
+      Traceback (most recent call last):
+      ...
+      ValueError: AbstractMesh does not implement devices
+  """
+  _NO_DEVICES = frozenset({"devices", "device_ids", "local_devices", "_flat_devices",
+                           "_internal_device_list", "_addressable_devices"})
+
+  def __init__(self, axis_sizes, axis_names, axis_types=None, *, abstract_device=None):
+    if abstract_device is not None:
+      raise NotImplementedError("ember.sharding.AbstractMesh: abstract_device= is not supported.")
+    axis_sizes, axis_names = tuple(int(n) for n in axis_sizes), tuple(axis_names)
+    if len(axis_sizes) != len(axis_names):
+      raise ValueError(f"AbstractMesh: {len(axis_sizes)} axis sizes {axis_sizes} for "
+                       f"{len(axis_names)} axis names {axis_names}.")
+    if axis_types is None:
+      axis_types = (AxisType.Auto,) * len(axis_names)
+    elif isinstance(axis_types, AxisType):
+      axis_types = (axis_types,) * len(axis_names)
+    self.axis_sizes, self.axis_names, self.axis_types = axis_sizes, axis_names, tuple(axis_types)
+    self._device = None  # (device kind, platform) of the mesh it was taken from
+
+  def __getattr__(self, name):
+    if name in AbstractMesh._NO_DEVICES:
+      raise ValueError(f"AbstractMesh does not implement {name}")
+    raise AttributeError(f"'AbstractMesh' object has no attribute {name!r}")
+
+  @property
+  def shape(self) -> OrderedDict:
+    return OrderedDict(zip(self.axis_names, self.axis_sizes))
+
+  @property
+  def shape_tuple(self) -> tuple:
+    return tuple(zip(self.axis_names, self.axis_sizes))
+
+  @property
+  def size(self) -> int:
+    return math.prod(self.axis_sizes)
+
+  @property
+  def empty(self) -> bool:
+    return not self.axis_names
+
+  @property
+  def abstract_mesh(self) -> "AbstractMesh":
+    return self
+
+  def axis_size(self, name) -> int:
+    return self.shape[name]
+
+  def _key(self):
+    return (self.axis_sizes, self.axis_names, self.axis_types, self._device)
+
+  def __eq__(self, other):
+    return isinstance(other, AbstractMesh) and self._key() == other._key()
+
+  def __hash__(self):
+    return hash(self._key())
+
+  def __repr__(self):
+    sizes = "".join(f"{n!r}: {s}, " for n, s in zip(self.axis_names, self.axis_sizes))
+    text = f"AbstractMesh({sizes or '(), '}axis_types={self.axis_types!r}"
+    if self._device is not None:
+      text += f", device_kind={self._device[0]}, num_cores=None, platform={self._device[1]}"
+    return text + ")"
+
+
 _mesh_stack: list = []
 _default_mesh: list = [None]  # set by ember.set_mesh
 
@@ -387,7 +471,7 @@ class NamedSharding(Sharding):
 
   def __init__(self, mesh: Mesh, spec: PartitionSpec = None, *, memory_kind: str | None = None):
     super().__init__()
-    if not isinstance(mesh, Mesh):
+    if not isinstance(mesh, (Mesh, AbstractMesh)):
       raise TypeError(f"NamedSharding expects a Mesh as its first argument, got {mesh!r}.")
     spec = PartitionSpec() if spec is None else spec
     if not isinstance(spec, PartitionSpec):
@@ -402,8 +486,15 @@ class NamedSharding(Sharding):
     self._hash = hash(self._key)
 
   @property
-  def memory_kind(self) -> str:
+  def memory_kind(self) -> str | None:
+    if isinstance(self.mesh, AbstractMesh):  # a type's sharding places nothing
+      return self._memory_kind
     return self._memory_kind or "device"
+
+  def _concrete_mesh(self, what: str) -> Mesh:
+    if isinstance(self.mesh, AbstractMesh):
+      raise ValueError(f"{what} is not implemented for `jax.sharding.AbstractMesh`.")
+    return self.mesh
 
   @property
   def _internal_device_list(self):
@@ -415,19 +506,19 @@ class NamedSharding(Sharding):
 
   @property
   def device_set(self) -> set:
-    return set(self.mesh._flat_devices)
+    return set(self._concrete_mesh("device_set")._flat_devices)
 
   @property
   def num_devices(self) -> int:
-    return self.mesh.size
+    return self._concrete_mesh("num_devices").size
 
   @property
   def is_fully_addressable(self) -> bool:
-    return self.mesh._internal_device_list.is_fully_addressable
+    return self._concrete_mesh("is_fully_addressable")._internal_device_list.is_fully_addressable
 
   @property
   def addressable_devices(self) -> set:
-    return set(self.mesh._addressable_devices)
+    return set(self._concrete_mesh("addressable_devices")._addressable_devices)
 
   def addressable_devices_indices_map(self, global_shape) -> dict:
     index = self.devices_indices_map(global_shape)
@@ -451,7 +542,8 @@ class NamedSharding(Sharding):
     return self._hash
 
   def __repr__(self):
-    return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r}, memory_kind={self.memory_kind})"
+    kind = "" if self.memory_kind is None else f", memory_kind={self.memory_kind}"
+    return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r}{kind})"
 
   def with_spec(self, spec) -> "NamedSharding":
     return NamedSharding(self.mesh, spec if isinstance(spec, PartitionSpec)
@@ -499,6 +591,7 @@ class NamedSharding(Sharding):
     return out
 
   def devices_indices_map(self, global_shape) -> dict:
+    self._concrete_mesh("devices_indices_map")
     shard = self.shard_shape(global_shape)
     coords = self.coords(len(global_shape))
     return {dev: tuple(slice(int(c) * s, (int(c) + 1) * s) if t > 1 else slice(None)

@@ -16,6 +16,8 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+
 from typing import NamedTuple
 
 import numpy as np
@@ -149,6 +151,13 @@ class ShapedArray:
   def strip_weak_type(self) -> "ShapedArray":
     return self.update(weak_type=False) if self.weak_type else self
 
+  @property
+  def sharding(self):
+    """The sharding a type carries (JAX 0.10.2's ``aval.sharding``): ember has no shardings in
+    types, so it is every dimension unsplit over an empty ``AbstractMesh``, as JAX's is for
+    arrays not sharded over explicit mesh axes."""
+    return _unsplit_sharding(len(self.shape))
+
   def str_short(self, short_dtypes: bool = True) -> str:
     name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
     vma = self.vma.label() if self.vma else ""
@@ -191,3 +200,9 @@ class ShapeDtypeStruct:
   def __repr__(self):
     weak = ", weak_type=True" if self.weak_type else ""
     return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+
+@functools.lru_cache(maxsize=64)
+def _unsplit_sharding(ndim: int):
+  from ember.backend.sharding import AbstractMesh, NamedSharding, PartitionSpec
+  return NamedSharding(AbstractMesh((), ()), PartitionSpec(*[None] * ndim))

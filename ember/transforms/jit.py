@@ -382,8 +382,10 @@ def _signature_cache(fun: Callable, options: tuple) -> LRUCache:
   return cache
 
 
-class JitWrapped:
-  """The result of ``ember.jit(fun)``: call it, or ``.lower(...)``/``.trace(...)`` it."""
+class PjitFunction:
+  """The result of ``ember.jit(fun)``: call it, or ``.lower(...)``/``.trace(...)`` it. Named as
+  the type of JAX's jitted functions (``jaxlib._jax.PjitFunction``), by which libraries
+  recognise them."""
 
   def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
                donate_argnums=None, donate_argnames=None, keep_unused=False, device=None,
@@ -723,7 +725,7 @@ class JitWrapped:
 class Traced:
   """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``."""
 
-  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
+  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
     self._layout = layout  # (mesh, in_shardings, out_shardings) of a program over a mesh
 
@@ -760,13 +762,13 @@ def _deoptimized(fun, args, kwargs, kind: str, name: str):
       "`jit(lambda: jnp.nan)()`; removing the `jit` decorator may avoid it.")
 
 
-def _check_jit_outputs(wrapped: "JitWrapped", out, args, kwargs) -> None:
+def _check_jit_outputs(wrapped: "PjitFunction", out, args, kwargs) -> None:
   kind = dispatch.special_value(pytree.tree_leaves(out))
   if kind is not None:
     _deoptimized(wrapped._fun, args, kwargs, kind, wrapped.__name__)
 
 
-_call_python_unchecked = JitWrapped._call_python
+_call_python_unchecked = PjitFunction._call_python
 
 
 def _call_python_checked(self, args, kwargs):
@@ -790,7 +792,7 @@ def _jit_impl_checked(*args, jaxpr: ClosedJaxpr, name: str, **params):
 
 
 def _toggle_checks(on: bool) -> None:
-  JitWrapped._call_python = _call_python_checked if on else _call_python_unchecked
+  PjitFunction._call_python = _call_python_checked if on else _call_python_unchecked
   jit_p.def_rules(impl=_jit_impl_checked if on else _jit_impl)
   cpp_dispatch.set_post_hook(_cpp_post_hook if on else None)
 
@@ -848,7 +850,7 @@ class _Stage:
 class Lowered(_Stage):
   """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
 
-  def __init__(self, wrapped: JitWrapped, entry: _Entry, in_tree, layout=None):
+  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
     self._layout = layout
     self._text = entry.module_text(f"jit_{wrapped.__name__}", layout)
@@ -947,5 +949,5 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
                 in_shardings=in_shardings, out_shardings=out_shardings,
                 compiler_options=compiler_options)
   if fun is None:
-    return lambda f: JitWrapped(f, **kwargs)
-  return JitWrapped(fun, **kwargs)
+    return lambda f: PjitFunction(f, **kwargs)
+  return PjitFunction(fun, **kwargs)

@@ -520,3 +520,28 @@ def eval_shape_and_make_jaxpr_report_as_jit():
     except Exception as e:
       msgs.append((type(e).__name__, re.sub(" at 0x[0-9a-f]+", "", str(e)).split("\n")[:2]))
   return msgs
+
+
+@program
+def types_carry_an_unsplit_sharding_and_jitted_functions_their_type_name():
+  AbstractMesh = jax.sharding.AbstractMesh
+  P = jax.sharding.PartitionSpec
+  x = jnp.ones((2, 3))
+  seen = []
+  jax.jit(lambda v: seen.append(repr(jax.typeof(v).sharding)) or v)(x)
+  mesh = AbstractMesh((2, 3), ("x", "y"))
+  s = jax.sharding.NamedSharding(mesh, P("x"))
+  errors = []
+  for attr in ("devices", "device_ids"):
+    try:
+      getattr(mesh, attr)
+    except ValueError as e:
+      errors.append(str(e))
+  try:
+    s.device_set
+  except ValueError as e:
+    errors.append(str(e))
+  return (repr(jax.typeof(x).sharding), jax.typeof(x).sharding.is_fully_replicated,
+          repr(jax.typeof(1.0).sharding), seen, repr(mesh), str(mesh), mesh.size,
+          mesh.shape_tuple, repr(s), s.is_fully_replicated, s.memory_kind, errors,
+          type(jax.jit(jnp.sin)).__name__, AbstractMesh((), ()) == AbstractMesh((), ()))
