@@ -13,7 +13,7 @@ def test_shaped_array_interned_and_printed():
   a = ShapedArray((3, 4), np.float32)
   assert a is ShapedArray([3, 4], np.dtype("float32"))
   assert str(a) == "float32[3,4]" and str(a.update(weak_type=True)) == "~float32[3,4]"  # JAX's
-  assert a.str_short() == "f32[3,4]"
+  assert a.str_short() == "float32[3,4]" and a.str_short(short_dtypes=True) == "f32[3,4]"
   assert repr(a) == "ShapedArray(float32[3,4])"
   assert repr(a.update(weak_type=True)) == "ShapedArray(float32[3,4], weak_type=True)"
   assert a.ndim == 2 and a.size == 12

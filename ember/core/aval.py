@@ -158,8 +158,10 @@ class ShapedArray:
     arrays not sharded over explicit mesh axes."""
     return _unsplit_sharding(len(self.shape))
 
-  def str_short(self, short_dtypes: bool = True) -> str:
-    name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+  def str_short(self, short_dtypes: bool = False) -> str:
+    name = short_dtype_name(self.dtype)
+    if not short_dtypes and name != "float0":
+      name = self.dtype.name
     vma = self.vma.label() if self.vma else ""
     return f"{name}[{','.join(str(d) for d in self.shape)}]{vma}"
 

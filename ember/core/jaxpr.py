@@ -220,7 +220,7 @@ def pp_literal(lit: Literal) -> str:
     s = str(int(val))
   else:
     s = str(val)
-  return f"{s}:{lit.aval.str_short()}"
+  return f"{s}:{lit.aval.str_short(short_dtypes=True)}"
 
 
 def _pp_atom(x, names: _Names) -> str:
@@ -228,7 +228,7 @@ def _pp_atom(x, names: _Names) -> str:
 
 
 def _pp_binder(v, names: _Names) -> str:
-  return f"{names(v)}:{v.aval.str_short()}"
+  return f"{names(v)}:{v.aval.str_short(short_dtypes=True)}"
 
 
 def pp_param_value(value, names: _Names):

@@ -19,3 +19,4 @@ def __getattr__(name):
     raise AttributeError("jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; "
                          "use `jax.lax.pcast(..., to='varying')")
   raise AttributeError(f"module 'ember.lax' has no attribute '{name}'")
+from ember.lax.solves import *  # noqa: F401,F403,E402

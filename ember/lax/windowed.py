@@ -75,8 +75,8 @@ def _trace_computation(name: str, computation: Callable, avals: list[ShapedArray
         "an operand instead.")
   outs = closed.out_avals
   if len(outs) != n or any(o.shape != () or o.dtype != a.dtype for o, a in zip(outs, avals)):
-    want = ", ".join(a.str_short() for a in avals)
-    got = ", ".join(o.str_short() for o in outs)
+    want = ", ".join(a.str_short(short_dtypes=True) for a in avals)
+    got = ", ".join(o.str_short(short_dtypes=True) for o in outs)
     raise TypeError(f"{name} computation must return {n} scalar(s) of the init values' types "
                     f"({want}), got ({got}).")
   result = (closed, box[0])

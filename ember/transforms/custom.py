@@ -134,9 +134,27 @@ def _custom_jvp_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_zeros,
   return jvp(consts, primals, ts)
 
 
+def _custom_jvp_transpose(cts, *args, call_jaxpr: ClosedJaxpr, **_):
+  """Met in a linear program (a custom_jvp function applied to tangents, as a linear solve in
+  another rule's tangent computation): transpose the function itself, as JAX does; its rule
+  plays no part."""
+  from ember.core.jaxpr import Jaxpr
+  from ember.transforms.ad_util import is_undefined
+  from ember.transforms.linearize import backward_pass
+  j = call_jaxpr.jaxpr
+  linear = [is_undefined(x) for x in args]
+  res_vars = [v for v, lin in zip(j.invars, linear) if not lin]
+  as_linear = Jaxpr(list(j.constvars) + res_vars, [v for v, lin in zip(j.invars, linear) if lin],
+                    j.outvars, j.eqns)
+  ct_ins = iter(backward_pass(as_linear, [*call_jaxpr.consts,
+                                          *[x for x, lin in zip(args, linear) if not lin]],
+                              list(cts)))
+  return [next(ct_ins) if lin else None for lin in linear]
+
+
 custom_jvp_call_p.def_rules(
     abstract_eval=lambda *avals, call_jaxpr, **_: call_jaxpr.out_avals,
-    impl=_call_impl, lower=_call_lower, jvp=_custom_jvp_jvp)
+    impl=_call_impl, lower=_call_lower, jvp=_custom_jvp_jvp, transpose=_custom_jvp_transpose)
 custom_jvp_call_p.pp_params = lambda p: {"name": p["name"], "call_jaxpr": p["call_jaxpr"],
                                          "jvp": p["jvp"], "symbolic_zeros": p["symbolic_zeros"]}
 
@@ -216,6 +234,7 @@ class custom_jvp:
             f"structure {o_tree} and tangent structure {t_tree}.")
       if len(o_leaves) != n_out:
         raise TypeError("custom_jvp rule returned the wrong number of outputs")
+      _check_tangent_types(o_leaves, t_leaves)
       return o_leaves, t_leaves
 
     _named_like(flat_jvp, user_jvp)
@@ -223,6 +242,26 @@ class custom_jvp:
                                   name=self.__name__, symbolic_zeros=self.symbolic_zeros,
                                   num_consts=len(consts))
     return pytree.unflatten(out_tree, outs)
+
+
+def _check_tangent_types(primals: list, tangents: list) -> None:
+  """A custom JVP rule's tangents must have its primals' tangent types (float0 for integers and
+  bools), as JAX checks."""
+  strong = lambda a: a.update(weak_type=False)  # noqa: E731
+  got = [strong(t.aval if type(t) is Zero else core.get_aval(t)) for t in tangents]
+  primal = [strong(core.get_aval(p)) for p in primals]
+  want = [strong(tangent_aval(a)) for a in primal]
+  if all((w.shape, w.dtype) == (g.shape, g.dtype) for w, g in zip(want, got)):
+    return
+  head = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes and " \
+      "dtypes"
+  if len(want) == 1:
+    raise TypeError(f"{head}. Expected {want[0].str_short(short_dtypes=False)} (tangent type of "
+                    f"{primal[0].str_short(short_dtypes=False)}) but got {got[0].str_short(short_dtypes=False)}.")
+  lines = [f"  primal {p.str_short(short_dtypes=False)} with tangent {g.str_short(short_dtypes=False)}, expecting tangent "
+           f"{w.str_short(short_dtypes=False)}" for p, w, g in zip(primal, want, got)
+           if (w.shape, w.dtype) != (g.shape, g.dtype)]
+  raise TypeError(f"{head}, but got:\n" + "\n".join(lines))
 
 
 # --- custom_vjp ---------------------------------------------------------------------------------

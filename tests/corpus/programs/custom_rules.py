@@ -166,3 +166,56 @@ def user_primitive_with_jax_rule_registries():
   xs = jnp.arange(3.0)
   return (vg, list(calls), sq.bind(xs), jax.grad(sq.bind)(3.0), jax.vmap(sq.bind)(xs),
           jax.jit(jax.vmap(jax.grad(sq.bind)))(xs), str(jax.make_jaxpr(sq.bind)(1.0)))
+
+
+@program
+def custom_jvp_rule_tangent_types_are_checked():
+  @jax.custom_jvp
+  def f(x, n):
+    return x * 2, n
+
+  @f.defjvp
+  def f_jvp(p, t):
+    return f(*p), (t[0] * 2, jnp.zeros((), jnp.int32))
+
+  @jax.custom_jvp
+  def g(x):
+    return x * 2
+
+  @g.defjvp
+  def g_jvp(p, t):
+    return g(*p), jnp.asarray(t[0]).astype(jnp.float16)
+
+  msgs = []
+  for run in (lambda: jax.jvp(lambda x: f(x, 3)[0], (1.0,), (1.0,)),
+              lambda: jax.jvp(g, (jnp.float32(1.0),), (jnp.float32(1.0),))):
+    try:
+      run()
+    except TypeError as e:
+      msgs.append(str(e))
+  return msgs
+
+
+@program
+def custom_jvp_function_applied_to_tangents_is_transposed():
+  @jax.custom_jvp
+  def scale(x):
+    return 3.0 * x
+
+  scale.defjvp(lambda p, t: (scale(p[0]), 3.0 * t[0]))
+
+  @jax.custom_jvp
+  def h(x):
+    return jnp.sin(x)
+
+  @h.defjvp
+  def h_jvp(p, t):
+    return h(p[0]), scale(jnp.cos(p[0]) * t[0])  # a custom_jvp function of the tangent
+
+  A = jnp.array([[2.0, 1.0], [0.5, 3.0]])
+  b = jnp.array([1.0, 2.0])
+  solve_t = jax.linear_transpose(lambda v: jnp.linalg.solve(A, v), b)
+  return (jax.grad(lambda x: h(x).sum())(jnp.arange(3.0)),
+          jax.jit(jax.grad(lambda x: h(x).sum()))(jnp.arange(3.0)),
+          solve_t(jnp.array([1.0, -1.0])),
+          jax.linear_transpose(scale, 1.0)(2.0))
