@@ -244,6 +244,9 @@ def pp_param_value(value, names: _Names):
     return pp.text(str(int(value)))
   if isinstance(value, enum.Enum):
     return pp.text(f"{type(value).__name__}.{value.name}")
+  if isinstance(value, tuple) and hasattr(value, "_fields"):  # printed by its repr, as JAX's:
+    return pp.text(f"{type(value).__name__}("  # the jaxprs inside each with their own names
+                   + ", ".join(f"{k}={v}" for k, v in zip(value._fields, value)) + ")")
   if isinstance(value, tuple) and value and all(isinstance(v, (ClosedJaxpr, Jaxpr)) for v in value):
     items = [pp_param_value(v, names) for v in value]  # one per line unless all fit (cond)
     inner = pp.nest(2, pp.concat(pp.brk(""), pp.join(pp.brk(), items)))

@@ -1,6 +1,9 @@
-"""``custom_root``: a root finder whose derivative comes from the implicit function theorem.
+"""``custom_root`` and ``custom_linear_solve``: solvers differentiated implicitly, never through
+their iterations.
 
-``f``, ``solve`` and the tangent solve are traced once into jaxprs whose closed-over values
+``custom_linear_solve`` traces ``matvec``, its transpose and the two solves into jaxprs and binds
+the ``linear_solve`` primitive (primitives/control_flow/linear_solve.py, where its rules are).
+For ``custom_root``, ``f``, ``solve`` and the tangent solve are traced once into jaxprs whose closed-over values
 (parameters of ``f``, arrays ``solve`` reads) become explicit arguments of a ``custom_jvp``
 function. Its value is ``solve(f, initial_guess)``; its tangent with respect to ``f``'s
 parameters ``m`` at the root ``u*`` is ``-(d_u f)^-1 [d_m f . dm]``: the parameters' jvp of ``f``
@@ -28,9 +31,10 @@ from ember import pytree
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
 from ember.primitives.control_flow.common import trace_fun
+from ember.primitives.control_flow.linear_solve import _LinearSolveTuple, linear_solve_p
 from ember.transforms.ad_util import zeros_like_aval
 
-__all__ = ["custom_root"]
+__all__ = ["custom_root", "custom_linear_solve"]
 
 
 def _check_tree(fun_name: str, expected_name: str, tree, expected, has_aux: bool = False):
@@ -101,3 +105,56 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
 
   out = root(*f_tr.consts, *solve_tr.consts, *ls_tr.consts, *guess)
   return pytree.unflatten(solve_tr.out_tree, out)
+
+
+def _check_shapes(fun_name: str, expected_name: str, got: list, want: list) -> None:
+  got, want = [tuple(a.shape) for a in got], [tuple(a.shape) for a in want]
+  if got != want:
+    raise ValueError(f"{fun_name}() output shapes must match {expected_name}, got {got} and "
+                     f"{want}")
+
+
+def custom_linear_solve(matvec: Callable, b: Any, solve: Callable,
+                        transpose_solve: Callable | None = None, symmetric: bool = False,
+                        has_aux: bool = False):
+  """``solve(matvec, b)``, differentiated implicitly assuming its result ``x`` satisfies
+  ``matvec(x) == b``: the solver itself (which may loop with ``while_loop``) is never
+  differentiated.
+
+  ``transpose_solve(vecmat, b)`` solves the transposed system (``vecmat``, matvec's transpose,
+  is derived by autodiff); it is needed for reverse mode unless ``symmetric``, when ``solve``
+  serves. With ``has_aux``, both solves return a second, undifferentiated output.
+  """
+  from ember.transforms.linearize import linear_transpose
+  if transpose_solve is None and symmetric:
+    transpose_solve = solve
+  leaves, tree = pytree.flatten(b)
+  avals = [core.get_aval(x) for x in leaves]
+  args_tree = pytree.tree_structure((b,))
+
+  def traced(fun, name: str, aux: bool):
+    tr = trace_fun(fun, args_tree, avals, name)
+    _check_tree(name.split()[-1], "b", tr.out_tree, tree, aux)
+    _check_shapes(name.split()[-1], "b", tr.out_avals[:len(avals)], avals)
+    return tr
+
+  mv = traced(matvec, "custom_linear_solve matvec", False)
+  sv = traced(lambda x: solve(matvec, x), "custom_linear_solve solve", has_aux)
+  vm = ts = None
+  if transpose_solve is not None:
+    if symmetric:
+      vecmat = matvec
+      vm = mv
+    else:
+      transposed = linear_transpose(matvec, b)
+      vecmat = lambda y: transposed(y)[0]  # noqa: E731
+      vm = traced(vecmat, "custom_linear_solve vecmat", False)
+    ts = traced(lambda x: transpose_solve(vecmat, x), "custom_linear_solve transpose_solve",
+                has_aux)
+  parts = [mv, vm, sv, ts]
+  consts = [[] if t is None else list(t.consts) for t in parts]
+  outs = linear_solve_p.bind(
+      *[c for group in consts for c in group], *leaves,
+      const_lengths=_LinearSolveTuple(*map(len, consts)),
+      jaxprs=_LinearSolveTuple(*[None if t is None else t.jaxpr for t in parts]))
+  return pytree.unflatten(sv.out_tree, outs)
