@@ -68,9 +68,8 @@ def _bool(self):
 
 
 def _index(self):
-  if not np.issubdtype(self.aval.dtype, np.integer):
-    raise TypeError(f"only integer scalar arrays can be converted to a scalar index, got "
-                    f"{self.aval.dtype.name}")
+  if self.aval.shape or not np.issubdtype(self.aval.dtype, np.integer):  # 0-d ints only, as JAX
+    raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
   return _scalar(self, "index", int)
 
 

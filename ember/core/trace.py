@@ -443,6 +443,8 @@ class Tracer:
         "type of a value, try using `x.astype(complex)` or `jnp.array(x, complex)` instead.")
 
   def __index__(self):
+    if self.aval.shape or not np.issubdtype(self.aval.dtype, np.integer):
+      raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
     v = self.to_concrete_value()
     if v is None:
       raise errors.TracerIntegerConversionError(self)

@@ -225,8 +225,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     raise ValueError("xp and fp must be of the same length")
   if _shape(xp)[0] == 0:
     raise ValueError("interp: xp and fp must not be empty")
-  x, xp, fp = promote_dtypes_inexact(x, xp, fp)
+  x, xp = promote_dtypes_inexact(x, xp)  # positions and values are promoted apart, as JAX's
+  fp, = promote_dtypes_inexact(fp)
   dt = _dtype(x)
+  out_dt = dtypes.result_type(dt, _dtype(fp))
+  fp = lax.convert_element_type(fp, out_dt)
   zero = np.zeros((), dt)
   if period is not None:
     if left is not None or right is not None:
@@ -258,11 +261,12 @@ def interp(x, xp, fp, left=None, right=None, period=None):
   eps = np.array(dtypes.finfo(dt).eps, np.dtype(dtypes.finfo(dt).dtype))
   flat = lax.le(lax.abs(dx), lax.convert_element_type(eps, _dtype(lax.abs(dx))))
   safe_dx = lax.select(flat, lax.full(shp, 1, dt), dx)
-  f = lax.add(f0, lax.mul(lax.sub(x, x0), lax.div(lax.sub(f1, f0), safe_dx)))
+  t = lax.convert_element_type(lax.div(lax.sub(x, x0), safe_dx), out_dt)
+  f = lax.add(f0, lax.mul(t, lax.sub(f1, f0)))
   f = lax.select(flat, f0, f)
   if period is None:
-    lv = _scalar_at(fp, 0) if left is None else lax.convert_element_type(left, dt)
-    rv = _scalar_at(fp, n - 1) if right is None else lax.convert_element_type(right, dt)
+    lv = _scalar_at(fp, 0) if left is None else lax.convert_element_type(left, out_dt)
+    rv = _scalar_at(fp, n - 1) if right is None else lax.convert_element_type(right, out_dt)
     f = lax.select(lax.lt(x, _broadcast_to(_scalar_at(xp, 0), shp)), _broadcast_to(lv, shp), f)
     f = lax.select(lax.gt(x, _broadcast_to(_scalar_at(xp, n - 1), shp)),
                    _broadcast_to(rv, shp), f)

@@ -531,6 +531,9 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding
 
 
 def _range_out(size: int, dt, start, step, device):
+  if np.dtype(dt) == np.bool_:  # an iota of booleans, which lax refuses (JAX's message)
+    raise TypeError("iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+                    "floating, complexfloating.")
   check_size((size,), dt)
   start_c = None if start is None else fold_scalar(start, dt, False)
   step_c = None if step is None else fold_scalar(step, dt, False)

@@ -636,7 +636,8 @@ def _parse_subscripts(subscripts: str, shapes: list):
     ins, out, explicit = subscripts, None, False
   in_terms = ins.split(",")
   if len(in_terms) != len(shapes):
-    raise ValueError(f"einsum: {len(in_terms)} input subscripts for {len(shapes)} operands")
+    raise ValueError(f"Number of einsum subscripts, {len(in_terms)}, must be equal to the "
+                     f"number of operands, {len(shapes)}.")
   used = set(c for c in subscripts if c.isalpha())
   free = [c for c in _LETTERS if c not in used]
   ell_nd = 0

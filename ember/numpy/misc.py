@@ -266,7 +266,8 @@ def array_equal(a1, a2, equal_nan: bool = False):
 
 
 def array_equiv(a1, a2):
-  """Whether ``a1`` and ``a2`` are equal after broadcasting (False if they cannot broadcast).
+  """Whether ``a1`` and ``a2`` are equal after broadcasting. Shapes that cannot broadcast raise
+  TypeError, as JAX's do (NumPy returns False).
 
   Example:
       >>> import ember.numpy as jnp
@@ -279,7 +280,8 @@ def array_equiv(a1, a2):
   try:
     shp = _util.broadcast_shapes(_shape(a1), _shape(a2))
   except ValueError:
-    return _wrap(np.bool_(False))
+    raise TypeError(f"eq got incompatible shapes for broadcasting: {_shape(a1)}, "
+                    f"{_shape(a2)}.") from None
   a1, a2 = promote_dtypes(a1, a2)
   return _wrap(_all(lax.eq(_broadcast_to(a1, shp), _broadcast_to(a2, shp))))
 

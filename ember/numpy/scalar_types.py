@@ -13,6 +13,8 @@ Example:
 """
 from __future__ import annotations
 
+import warnings
+
 import ml_dtypes as _ml_dtypes
 import numpy as np
 
@@ -119,7 +121,23 @@ unsignedinteger, character, flexible, object_ = (np.unsignedinteger, np.characte
 dtype = np.dtype
 iinfo = _dtypes.iinfo
 finfo = _dtypes.finfo
-can_cast = np.can_cast
+
+
+def can_cast(from_, to, casting: str = "safe") -> bool:
+  """NumPy's ``can_cast`` (on dtypes). An ember array as ``from_`` stands for its dtype, with
+  JAX's deprecation warning.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> jnp.can_cast(jnp.int8, jnp.int32), jnp.can_cast("float32", "int32")
+      (True, False)
+  """
+  if isinstance(from_, ndarray):
+    warnings.warn("Implicit conversion of an array to a dtype is deprecated; rather than "
+                  "dtype=arr use dtype=arr.dtype. In the future this will result in an error.",
+                  DeprecationWarning, stacklevel=2)
+    from_ = from_.dtype
+  return np.can_cast(from_, to, casting)
 
 pi = np.pi
 e = np.e

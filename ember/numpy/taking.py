@@ -171,16 +171,13 @@ def _static_scalar(v, fun_name: str):
   return v.item()
 
 
-def _take_along_axis(arr, indices, *, axis, mode, fill_value):
+def _take_along_axis(arr, indices, *, axis, mode, fill_value, wrap_negative):
   shp = _shape(arr)
   nd = len(shp)
   n = shp[axis]
   ishp = _shape(indices)
-  if mode in ("fill", "promise_in_bounds") or mode is None:
+  if wrap_negative:
     indices = _normalize_index(indices, n, use_where_jit=False)
-  elif mode == "wrap":
-    from ember.numpy import ufuncs
-    indices = ufuncs.remainder(indices, np.array(n, _dtype(indices)) if n else 1)
   # broadcast the non-axis dimensions of both operands together
   out_other = _util.broadcast_shapes(shp[:axis] + shp[axis + 1:], ishp[:axis] + ishp[axis + 1:])
   a_shape = out_other[:axis] + (n,) + out_other[axis:]
@@ -192,12 +189,12 @@ def _take_along_axis(arr, indices, *, axis, mode, fill_value):
   dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,),
                                      start_index_map=(axis,), operand_batching_dims=batch,
                                      start_indices_batching_dims=batch)
-  gmode = {"clip": "CLIP", "wrap": "PROMISE_IN_BOUNDS",
-           "promise_in_bounds": "PROMISE_IN_BOUNDS"}.get(mode, "FILL_OR_DROP")
+  gmode = {"clip": "CLIP", "promise_in_bounds": "PROMISE_IN_BOUNDS"}.get(mode, "FILL_OR_DROP")
   return lax.gather(arr, idx, dnums, (1,) * nd, mode=_mode_enum(gmode), fill_value=fill_value)
 
 
-_take_along_axis_jit = _jit(_take_along_axis, static_argnames=("axis", "mode", "fill_value"))
+_take_along_axis_jit = _jit(_take_along_axis, static_argnames=("axis", "mode", "fill_value",
+                                                               "wrap_negative"))
 _take_along_axis_jit.__name__ = "take_along_axis"
 
 
@@ -205,8 +202,10 @@ def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=N
                     wrap_negative_indices=None):
   """Pick values from ``arr`` at ``indices`` along ``axis`` (shapes broadcast elsewhere).
 
-  Typically used with the output of :func:`argsort`. Out-of-bound indices follow ``mode`` as
-  in :func:`take` ('fill' by default).
+  Typically used with the output of :func:`argsort`. Negative indices count from the end
+  (``wrap_negative_indices``, on by default except for ``mode='promise_in_bounds'``); indices
+  still out of bounds follow ``mode``: 'fill' (the default: ``fill_value``, NaN for inexact
+  types), 'clip' or 'promise_in_bounds'.
 
   Example:
       >>> import ember.numpy as jnp
@@ -219,7 +218,8 @@ def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=N
     if _ndim(indices) != 1:
       raise ValueError(f"take_along_axis indices must be 1D if axis=None, got shape "
                        f"{_shape(indices)}")
-    return take_along_axis(ravel(arr), indices, 0, mode=mode, fill_value=fill_value)
+    return take_along_axis(ravel(arr), indices, 0, mode=mode, fill_value=fill_value,
+                           wrap_negative_indices=wrap_negative_indices)
   _check_index_dtype(indices, "take_along_axis")
   if _ndim(indices) != _ndim(arr):
     raise ValueError("indices and arr must have the same number of dimensions; "
@@ -234,11 +234,14 @@ def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=N
   elif mode is not None:
     mode = getattr(mode, "name", str(mode)).lower()
     mode = {"fill_or_drop": "fill"}.get(mode, mode)
-  if mode not in (None, "fill", "clip", "wrap", "promise_in_bounds"):
-    raise ValueError(f"Invalid mode '{mode}' for take_along_axis")
+  if mode not in (None, "fill", "clip", "promise_in_bounds"):
+    raise ValueError(f'Unknown gather mode "{mode}"')
   if fill_value is not None:
     fill_value = _static_scalar(fill_value, "take_along_axis")
-  return _take_along_axis_jit(arr, indices, axis=axis, mode=mode, fill_value=fill_value)
+  wrap = mode != "promise_in_bounds" if wrap_negative_indices is None \
+      else bool(wrap_negative_indices)
+  return _take_along_axis_jit(arr, indices, axis=axis, mode=mode, fill_value=fill_value,
+                              wrap_negative=wrap)
 
 
 # --- concrete-only helpers ----------------------------------------------------------------------
@@ -296,8 +299,11 @@ def delete(arr, obj, axis: int | None = None, *, assume_unique_indices: bool = F
   axis = canonicalize_axis(axis, _ndim(arr))
   n = _shape(arr)[axis]
   idx = _index_list(obj, n, "delete")
-  if ((idx < -n) | (idx >= n)).any():
-    raise IndexError(f"index out of bounds for axis {axis} with size {n}")
+  bad = idx[(idx < -n) | (idx >= n)]
+  if bad.size:  # JAX's messages: an int index is reported as if it were an axis
+    if isinstance(obj, (int, np.integer)):
+      raise ValueError(f"axis {obj} is out of bounds for array of dimension {n}")
+    raise IndexError(f"index {bad.ravel()[0]} is out of bounds for axis {axis} with size {n}")
   keep = np.ones(n, bool)
   keep[idx % n if n else idx] = False
   return _static_take(arr, np.nonzero(keep)[0], axis)
