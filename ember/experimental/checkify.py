@@ -466,7 +466,7 @@ def _update(state: list, ctx: _Context, code: int, failed, payload: list) -> lis
   start = 2 + ctx.offsets[code]
   out += state[2:start]
   for old, new in zip(state[start:start + len(payload)], payload):
-    out.append(lax.select(first, lax.convert_element_type(new, np.asarray(old).dtype
+    out.append(lax.select(first, lax._convert_element_type(new, np.asarray(old).dtype
                                                           if not isinstance(old, core.Tracer)
                                                           else old.aval.dtype), old))
   out += state[start + len(payload):]

@@ -13,10 +13,12 @@ Example:
 from __future__ import annotations
 
 import enum
+import warnings
 
 import numpy as np
 
 from ember import dtypes
+from ember.core import trace as core
 from ember.backend.array import Array
 from ember.primitives import elementwise as ew
 
@@ -314,6 +316,10 @@ def convert_element_type(operand, new_dtype):
       >>> lax.convert_element_type(1.7, "int32")
       Array(1, dtype=int32)
   """
+  if (dtypes.is_complex(core.get_aval(operand).dtype)
+      and not dtypes.is_complex(dtypes.canonicalize_dtype(new_dtype))):
+    warnings.warn("Casting complex values to real discards the imaginary part",
+                  np.exceptions.ComplexWarning, stacklevel=2)
   return _convert_element_type(operand, new_dtype)
 
 

@@ -148,7 +148,7 @@ def psum(x, axis_name, *, axis_index_groups=None):
   if core.vma_axes():
     for v in leaves:
       _vary_state(get_aval(v), axes, "jax.lax.psum")
-  leaves = [lax.convert_element_type(v, np.int32) if get_aval(v).dtype == np.bool_ else v
+  leaves = [lax._convert_element_type(v, np.int32) if get_aval(v).dtype == np.bool_ else v
             for v in leaves]
   if not any(isinstance(v, Tracer) for v in leaves):
     size = coll.group_size(coll.named_axes(axes), groups)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
+import numpy as np
+
 from ember import dtypes
 from ember.core import errors
 from ember.core.trace import Tracer, get_aval
@@ -25,7 +27,7 @@ from ember.primitives.linalg import DotAlgorithmPreset, Precision
 __all__ = [
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
     "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
-    "sort", "sort_key_val", "top_k", "dot", "dot_general", "batch_matmul", "Precision",
+    "sort", "sort_key_val", "top_k", "approx_max_k", "approx_min_k", "dot", "dot_general", "batch_matmul", "Precision",
     "DotAlgorithmPreset", "DotDimensionNumbers", "PrecisionLike",
     "reduce_sum_p", "reduce_prod_p", "reduce_max_p", "reduce_min_p", "reduce_and_p",
     "reduce_or_p", "reduce_xor_p", "argmax_p", "argmin_p", "cumsum_p", "cumprod_p", "cummax_p",
@@ -217,6 +219,57 @@ def top_k(operand, k: int, *, axis: int = -1):
   axis = _canonical_axis(axis, len(shape))
   k = _static_k(k, shape, axis)
   return list(sorting.top_k_p.bind(operand, k=k, axis=axis))
+
+
+def _approx_k(operand, k, reduction_dimension, recall_target, is_max: bool, aggregate: bool):
+  from ember.lax.structural import broadcasted_iota, slice_in_dim
+  aval = get_aval(operand)
+  if not dtypes.issubdtype(aval.dtype, np.floating):
+    raise ValueError("operand must be a floating type")
+  axis = _canonical_axis(reduction_dimension, len(aval.shape))
+  n, k = aval.shape[axis], operator.index(k)
+  if k <= 0:
+    raise ValueError(f"k must be positive, got {k}")
+  if k > n:
+    raise ValueError(f"k must be smaller than the size of reduction_dim {n}, got {k}")
+  if not 0 < recall_target <= 1:
+    raise ValueError(f"recall_target must be in (0, 1], got {recall_target}")
+  keep = k if aggregate else n
+  if is_max:
+    return top_k(operand, keep, axis=axis)
+  iota = broadcasted_iota(np.int32, aval.shape, axis)
+  values, indices = sort((operand, iota), dimension=axis, is_stable=True, num_keys=1)
+  return [slice_in_dim(values, 0, keep, axis=axis), slice_in_dim(indices, 0, keep, axis=axis)]
+
+
+def approx_max_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+  """The ``k`` largest entries along ``reduction_dimension`` and their int32 indices. As JAX on
+  CPU and GPU, the result is exact (``top_k``): ``recall_target`` and
+  ``reduction_input_size_override`` only tune TPU's approximate search; without
+  ``aggregate_to_topk``, every entry comes back, sorted.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> approx_max_k(jnp.array([1., 5., 3.]), 2)
+      [Array([5., 3.], dtype=float32), Array([1, 2], dtype=int32)]
+  """
+  del reduction_input_size_override
+  return _approx_k(operand, k, reduction_dimension, recall_target, True, aggregate_to_topk)
+
+
+def approx_min_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+  """The ``k`` smallest entries along ``reduction_dimension`` and their int32 indices, smallest
+  first (NaNs last, ties to the smaller index); exact, as :func:`approx_max_k`.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> approx_min_k(jnp.array([1., 5., 3.]), 2)
+      [Array([1., 3.], dtype=float32), Array([0, 2], dtype=int32)]
+  """
+  del reduction_input_size_override
+  return _approx_k(operand, k, reduction_dimension, recall_target, False, aggregate_to_topk)
 
 
 # --- dot products -----------------------------------------------------------------------------

@@ -63,6 +63,14 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
   ``has_aux``, a second output that is not differentiated); ``tangent_solve(g, y)`` returns ``x``
   with ``g(x) = y`` for ``g`` the linear function ``f`` linearized at the root (for a scalar,
   ``lambda g, y: y / g(1.0)``).
+
+  Example:
+      >>> import ember
+      >>> from ember import lax
+      >>> root = lambda a: lax.custom_root(lambda x: x - a - 1.0, a, lambda f, x: x - f(x),
+      ...                                  lambda g, y: y / g(1.0))
+      >>> root(2.0), ember.grad(lambda a: root(a) ** 2)(2.0)
+      (Array(3., dtype=float32, weak_type=True), Array(6., dtype=float32, weak_type=True))
   """
   from ember.transforms.custom import custom_jvp
   from ember.transforms.jvp import jvp
@@ -124,6 +132,15 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable,
   ``transpose_solve(vecmat, b)`` solves the transposed system (``vecmat``, matvec's transpose,
   is derived by autodiff); it is needed for reverse mode unless ``symmetric``, when ``solve``
   serves. With ``has_aux``, both solves return a second, undifferentiated output.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember import lax
+      >>> a = jnp.array([[2.0, 0.0], [0.0, 4.0]])
+      >>> f = lambda b: lax.custom_linear_solve(lambda x: a @ x, b, lambda mv, b: b / jnp.diag(a),
+      ...                                       symmetric=True)
+      >>> f(jnp.ones(2)), ember.grad(lambda b: f(b).sum())(jnp.ones(2))
+      (Array([0.5 , 0.25], dtype=float32), Array([0.5 , 0.25], dtype=float32))
   """
   from ember.transforms.linearize import linear_transpose
   if transpose_solve is None and symmetric:

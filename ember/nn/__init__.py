@@ -7,6 +7,7 @@ Example:
     Array([0., 2.], dtype=float32)
 """
 from ember.nn import initializers
+from ember.nn.attention import dot_product_attention
 from ember.nn.functions import (
     celu,
     elu,
@@ -43,6 +44,7 @@ from ember.nn.functions import (
 
 __all__ = [
     "celu",
+    "dot_product_attention",
     "elu",
     "gelu",
     "glu",

@@ -114,7 +114,7 @@ def astype(x, dtype, /, *, copy: bool = False, device=None):
     elif dt == bool:
       x = x != 0
   if x.dtype != dt or dtypes.is_weakly_typed(x):
-    x = lax.convert_element_type(x, dt)
+    x = lax._convert_element_type(x, dt)
   elif copy:
     x = lax.copy(x)
   return _place(x, _resolve_device(device))

@@ -177,7 +177,7 @@ def _astype(self, dtype, copy: bool = False, device=None):
     return astype(self, dtype, copy=copy, device=device)
   from ember import dtypes, lax  # until ember.numpy has astype
   dt = dtypes.check_and_canonicalize_user_dtype(float if dtype is None else dtype, "astype")
-  out = lax.convert_element_type(self, dt)
+  out = lax._convert_element_type(self, dt)
   if device is not None:
     import ember
     out = ember.device_put(out, device)
@@ -249,7 +249,7 @@ def _view(self, dtype=None, type=None):
                      "size in bytes of the last axis of the array.")
   x = self
   if n_in == 1 and self.dtype == np.bool_:
-    x = lax.convert_element_type(x, np.uint8)
+    x = lax._convert_element_type(x, np.uint8)
   if n_in < n_out:
     x = x.reshape(*x.shape[:-1], x.shape[-1] * n_in // n_out, n_out // n_in)
     return lax.bitcast_convert_type(x, dt)

@@ -53,7 +53,7 @@ def packbits(a, axis: int | None = None, bitorder: str = "big"):
     raise TypeError("Expected an input array of integer or boolean data type")
   shifts = _shifts(bitorder)
   a, axis = _flat_or_axis(a, axis)
-  bits = lax.convert_element_type(lax.ne(a, np.zeros((), a.dtype)), np.uint8)
+  bits = lax._convert_element_type(lax.ne(a, np.zeros((), a.dtype)), np.uint8)
   bits = moveaxis(bits, axis, -1)
   n = _shape(bits)[-1]
   pad_width = [(0, 0)] * (bits.ndim - 1) + [(0, -n % 8)]

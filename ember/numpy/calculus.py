@@ -155,8 +155,8 @@ def unwrap(p, discont=None, axis: int = -1, period=2 * math.pi):
   ddmod = _where(logical_and(ambiguous, logical_and(ddmod == low, dd > 0)), high, ddmod)
   correct = _where(abs(dd) < discont, np.zeros((), _dtype(dd)), ddmod - dd)
   n = _shape(p)[axis]
-  head = lax.convert_element_type(_along(p, 0, min(n, 1), axis), _dtype(dd))
-  tail = lax.convert_element_type(_along(p, min(n, 1), n, axis), _dtype(dd))
+  head = lax._convert_element_type(_along(p, 0, min(n, 1), axis), _dtype(dd))
+  tail = lax._convert_element_type(_along(p, min(n, 1), n, axis), _dtype(dd))
   return lax.concatenate([head, tail + cumsum(correct, axis=axis)], axis)
 
 

@@ -118,7 +118,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
   if _ndim(bins) == 1 or isinstance(bins, (list, tuple)):
     edges = ensure_array(bins) if not _is_array(bins) else bins
     dt = dtypes.to_inexact_dtype(_dtype(edges))
-    return lax.convert_element_type(edges, dt)
+    return lax._convert_element_type(edges, dt)
   if isinstance(bins, str):
     raise NotImplementedError("string values for `bins` are not implemented.")
   bins = operator.index(bins)
@@ -131,8 +131,8 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     lo, hi = range
     if np.ndim(lo) or np.ndim(hi):
       raise ValueError("histogram: range must be a pair of scalars")
-  lo = lax.convert_element_type(lo, dt)
-  hi = lax.convert_element_type(hi, dt)
+  lo = lax._convert_element_type(lo, dt)
+  hi = lax._convert_element_type(hi, dt)
   # an empty range becomes (lo - 0.5, hi + 0.5), as in NumPy
   same = lax.eq(lo, hi)
   half = np.array(0.5, dt)
@@ -170,9 +170,9 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
   a = ravel(a)
   nbins = _shape(edges)[0] - 1
   dt = _dtype(edges)
-  idx = _bin_index(edges, lax.convert_element_type(a, dt))
+  idx = _bin_index(edges, lax._convert_element_type(a, dt))
   w = lax.full(_shape(a), 1, dt) if weights is None else \
-      lax.convert_element_type(ravel(weights), dtypes.result_type(weights, dt))
+      lax._convert_element_type(ravel(weights), dtypes.result_type(weights, dt))
   counts = _scatter_add_1d(nbins, idx, w, _dtype(w))
   if density:
     widths = lax.sub(lax.slice(edges, (1,), (nbins + 1,)), lax.slice(edges, (0,), (nbins,)))
@@ -229,14 +229,14 @@ def interp(x, xp, fp, left=None, right=None, period=None):
   fp, = promote_dtypes_inexact(fp)
   dt = _dtype(x)
   out_dt = dtypes.result_type(dt, _dtype(fp))
-  fp = lax.convert_element_type(fp, out_dt)
+  fp = lax._convert_element_type(fp, out_dt)
   zero = np.zeros((), dt)
   if period is not None:
     if left is not None or right is not None:
       raise ValueError("left and right must be None when period is specified")
     if np.ndim(period) != 0:
       raise ValueError(f"period must be a scalar; got {period}")
-    period = lax.abs(lax.convert_element_type(period, dt))
+    period = lax.abs(lax._convert_element_type(period, dt))
 
     def wrap(v):
       r = lax.rem(v, _broadcast_to(period, _shape(v)))
@@ -259,14 +259,14 @@ def interp(x, xp, fp, left=None, right=None, period=None):
   f0, f1 = take(fp, im1, mode="clip"), take(fp, i, mode="clip")
   dx = lax.sub(x1, x0)
   eps = np.array(dtypes.finfo(dt).eps, np.dtype(dtypes.finfo(dt).dtype))
-  flat = lax.le(lax.abs(dx), lax.convert_element_type(eps, _dtype(lax.abs(dx))))
+  flat = lax.le(lax.abs(dx), lax._convert_element_type(eps, _dtype(lax.abs(dx))))
   safe_dx = lax.select(flat, lax.full(shp, 1, dt), dx)
-  t = lax.convert_element_type(lax.div(lax.sub(x, x0), safe_dx), out_dt)
+  t = lax._convert_element_type(lax.div(lax.sub(x, x0), safe_dx), out_dt)
   f = lax.add(f0, lax.mul(t, lax.sub(f1, f0)))
   f = lax.select(flat, f0, f)
   if period is None:
-    lv = _scalar_at(fp, 0) if left is None else lax.convert_element_type(left, out_dt)
-    rv = _scalar_at(fp, n - 1) if right is None else lax.convert_element_type(right, out_dt)
+    lv = _scalar_at(fp, 0) if left is None else lax._convert_element_type(left, out_dt)
+    rv = _scalar_at(fp, n - 1) if right is None else lax._convert_element_type(right, out_dt)
     f = lax.select(lax.lt(x, _broadcast_to(_scalar_at(xp, 0), shp)), _broadcast_to(lv, shp), f)
     f = lax.select(lax.gt(x, _broadcast_to(_scalar_at(xp, n - 1), shp)),
                    _broadcast_to(rv, shp), f)
@@ -297,7 +297,7 @@ def _sorted_rows(rows, equal_nan: bool):
 
 
 def _unique_count(rows, *, equal_nan):
-  return lax.reduce_sum(lax.convert_element_type(_sorted_rows(rows, equal_nan)[2],
+  return lax.reduce_sum(lax._convert_element_type(_sorted_rows(rows, equal_nan)[2],
                                                  dtypes.default_int_dtype()), (0,))
 
 
@@ -314,8 +314,8 @@ def _unique_rows(rows, fill_value, *, size, equal_nan):
   pos = _where(valid, pos, np.zeros((), it))  # padding repeats the smallest row
   values = take(srt, pos, axis=0)
   if fill_value is not None:
-    values = _where(valid[:, None], values, lax.convert_element_type(fill_value, _dtype(rows)))
-  group = lax.sub(cumsum(lax.convert_element_type(mask, it)), np.ones((), it))
+    values = _where(valid[:, None], values, lax._convert_element_type(fill_value, _dtype(rows)))
+  group = lax.sub(cumsum(lax._convert_element_type(mask, it)), np.ones((), it))
   _, inverse = lax.sort((perm, group), dimension=0, num_keys=1)
   counts = _scatter_add_1d(size, group, lax.full(_shape(group), 1, it), it)
   return values, take(perm, pos), inverse, counts

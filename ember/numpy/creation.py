@@ -601,7 +601,7 @@ def _linspace_impl(start, stop, *, num, endpoint, retstep, dtype, axis):
     real = np.dtype(dtypes.finfo(cdt).dtype)
     step = lax.div(lax.reshape(lax.iota(real, div), tuple(iota_shape)), np.asarray(div, real)[()])
     if real != cdt:
-      step = lax.convert_element_type(step, cdt)
+      step = lax._convert_element_type(step, cdt)
     lo = lax.mul(lax.reshape(b_start, tuple(bshape)), lax.sub(np.asarray(1, cdt)[()], step))
     hi = lax.mul(lax.reshape(b_stop, tuple(bshape)), step)
     out = lax.add(lo, hi)
@@ -617,7 +617,7 @@ def _linspace_impl(start, stop, *, num, endpoint, retstep, dtype, axis):
   if dtypes.is_integer(dtype) and not dtypes.is_integer(out.dtype):
     out = lax.floor(out)
   if out.dtype != dtype:
-    out = lax.convert_element_type(out, dtype)
+    out = lax._convert_element_type(out, dtype)
   if not isinstance(delta, (ArrayImpl, core.Tracer)):
     delta = lax.full((), delta)
   return (out, delta) if retstep else out
@@ -649,7 +649,7 @@ def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype
   cdt = dtypes.to_inexact_dtype(dt)
   start, stop = asarray(start, dtype=cdt), asarray(stop, dtype=cdt)
   lin = linspace(start, stop, num, endpoint=endpoint, axis=axis)
-  return lax.convert_element_type(power(base, lin), dt)
+  return lax._convert_element_type(power(base, lin), dt)
 
 
 def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
@@ -675,7 +675,7 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
   axis = canonicalize_axis(axis, np.ndim(res))
   if axis:
     res = lax.transpose(res, (*range(1, axis + 1), 0, *range(axis + 1, np.ndim(res))))
-  return lax.convert_element_type(res, dt)
+  return lax._convert_element_type(res, dt)
 
 
 # --- matrices ---------------------------------------------------------------------------------
@@ -719,7 +719,7 @@ def eye(N, M=None, k=0, dtype=None, *, device=None):
   rows = lax.broadcasted_iota(np.int32, (n, m), 0)
   cols = lax.broadcasted_iota(np.int32, (n, m), 1)
   mask = lax.eq(lax.add(rows, k if isinstance(k, core.Tracer) else np.int32(k)), cols)
-  return _place(lax.convert_element_type(mask, dt), device)
+  return _place(lax._convert_element_type(mask, dt), device)
 
 
 def identity(n, dtype=None):
@@ -748,7 +748,7 @@ def tri(N, M=None, k=0, dtype=None):
   k = _offset(k)
   if _is_eager() and not isinstance(k, core.Tracer):
     return _put_host(np.tri(n, m, k).astype(dt), dt)
-  return lax.convert_element_type(_diag_mask(n, m, k, lax.ge), dt)
+  return lax._convert_element_type(_diag_mask(n, m, k, lax.ge), dt)
 
 
 def _tri_select(m, k, fun_name: str, lower: bool):

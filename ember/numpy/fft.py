@@ -62,7 +62,7 @@ def _fft_trailing(x, *, fft_type: FftType, fft_lengths: tuple):
   leading ones complex-to-complex, so that RFFT runs first and IRFFT last."""
   dt = _input_dtype(get_aval(x).dtype, fft_type)
   if get_aval(x).dtype != dt:
-    x = lax.convert_element_type(x, dt)
+    x = lax._convert_element_type(x, dt)
   nd = get_aval(x).ndim
   k = len(fft_lengths)
   if k <= 3:
@@ -111,7 +111,7 @@ def _fft_core(func_name: str, fft_type: FftType, a, s, axes, norm):
   if fft_type == FftType.RFFT and dtypes.is_complex(get_aval(arr).dtype):
     raise ValueError("only real valued inputs supported for rfft")
   if not axes:
-    return lax.convert_element_type(arr, _input_dtype(get_aval(arr).dtype, FftType.FFT))
+    return lax._convert_element_type(arr, _input_dtype(get_aval(arr).dtype, FftType.FFT))
   shape = get_aval(arr).shape
   if s is None:
     s = tuple(shape[ax] for ax in axes)

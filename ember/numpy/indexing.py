@@ -297,7 +297,7 @@ def _wrap_negative(i, size: int, dt):
 
 def _as_index_dtype(i, dt):
   from ember import lax
-  return i if isinstance(i, np.ndarray) and i.dtype == dt else lax.convert_element_type(i, dt)
+  return i if isinstance(i, np.ndarray) and i.dtype == dt else lax._convert_element_type(i, dt)
 
 
 def _index_value(i, dt):
@@ -306,7 +306,7 @@ def _index_value(i, dt):
   if isinstance(i, (int, np.integer)):
     return np.array(int(i), dt)
   if i.dtype != dt or i.aval.weak_type:
-    return lax.convert_element_type(i, dt)
+    return lax._convert_element_type(i, dt)
   return i
 
 
@@ -617,7 +617,7 @@ def _dynamic_basic(x, entries, shape):
     elif e.kind == "slice":
       layout.append(("win", e.dim))
   if tracing and len(starts) > 1:
-    starts = [lax.convert_element_type(i, dt) for i in starts]
+    starts = [lax._convert_element_type(i, dt) for i in starts]
   x = lax.dynamic_slice(x, tuple(starts), tuple(sizes))
   if rev:
     x = lax.rev(x, tuple(rev))
@@ -666,7 +666,7 @@ def _prepare_updates(x, y, target_shape, layout):
         "error.", FutureWarning, stacklevel=4)
   if isinstance(y, _ARRAY_TYPES):
     if y.dtype != dt:
-      y = lax.convert_element_type(y, dt)
+      y = lax._convert_element_type(y, dt)
   else:
     y = np.asarray(y)
     if y.dtype != dt:

@@ -62,7 +62,7 @@ def _convert_all(arrays, dtype, fun_name: str):
     return promote_dtypes(*arrays)
   dt = _user_dtype(dtype, fun_name)
   return [x if _dtype(x) == dt and not dtypes.is_weakly_typed(x)
-          else lax.convert_element_type(x, dt) for x in arrays]
+          else lax._convert_element_type(x, dt) for x in arrays]
 
 
 def concatenate(arrays, axis: int | None = 0, dtype=None):
@@ -385,9 +385,9 @@ def tile(A, reps):
 
 def _repeat_indices_traced(repeats, n: int, total: int):
   """Source index of each of the ``total`` outputs for traced ``repeats`` (int array of n)."""
-  ends = lax.cumsum(lax.convert_element_type(repeats, np.int32), 0)
+  ends = lax.cumsum(lax._convert_element_type(repeats, np.int32), 0)
   pos = lax.broadcasted_iota(np.int32, (total, n), 0)
-  ge = lax.convert_element_type(lax.ge(pos, lax.broadcast_in_dim(ends, (total, n), (1,))),
+  ge = lax._convert_element_type(lax.ge(pos, lax.broadcast_in_dim(ends, (total, n), (1,))),
                                 np.int32)
   idx = lax.reduce_sum(ge, (1,))
   return lax.min(idx, np.int32(n - 1)) if n else idx

@@ -58,7 +58,7 @@ def _scalar_mul(a, b, preferred_element_type):
   a, b = _util.promote_dtypes(a, b)
   out = lax.mul(*_util.promote_shapes("dot", a, b))
   if preferred_element_type is not None:
-    out = lax.convert_element_type(out, preferred_element_type)
+    out = lax._convert_element_type(out, preferred_element_type)
   return _wrap(out)
 
 
@@ -487,7 +487,7 @@ def _trace(a, *, offset, axis1, axis2, dtype):
   mask = _diagonal_mask(shp, axis1, axis2, offset)
   a = _where_jit(mask, a, lax.full(shp, 0, _dtype(a)))
   if _dtype(a) != dtype:
-    a = lax.convert_element_type(a, dtype)
+    a = lax._convert_element_type(a, dtype)
   return lax.reduce_sum(a, (axis1, axis2))
 
 
@@ -790,7 +790,7 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
   if _shape(x) != tgt:
     x = lax.broadcast_in_dim(x, tgt, tuple(_range(len(tgt))))
   if _dtype(x) != dt:
-    x = lax.convert_element_type(x, dt)
+    x = lax._convert_element_type(x, dt)
   return _finish(x, dt, weak)
 
 

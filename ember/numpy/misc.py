@@ -155,7 +155,7 @@ def _as_real(v, real_dt):
   """``v`` in ``real_dt``: a literal constant for Python scalars, a cast for arrays."""
   if _is_static_scalar(v):
     return np.asarray(v, real_dt)
-  return lax.convert_element_type(v, real_dt)
+  return lax._convert_element_type(v, real_dt)
 
 
 def _isclose(a, b, rtol, atol, *, equal_nan):
@@ -163,7 +163,7 @@ def _isclose(a, b, rtol, atol, *, equal_nan):
   dt = _dtype(a)
   if not dtypes.is_inexact(dt):
     if dtypes.is_bool(dt):
-      a, b = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (a, b))
+      a, b = (lax._convert_element_type(v, dtypes.default_float_dtype()) for v in (a, b))
     else:
       a, b = promote_dtypes_inexact(a, b)
     dt = _dtype(a)
@@ -465,10 +465,10 @@ def ediff1d(ary, to_end=None, to_begin=None):
   pieces = [out]
   if to_begin is not None:
     check_arraylike("ediff1d", to_begin)
-    pieces.insert(0, lax.convert_element_type(ravel(to_begin), dt))
+    pieces.insert(0, lax._convert_element_type(ravel(to_begin), dt))
   if to_end is not None:
     check_arraylike("ediff1d", to_end)
-    pieces.append(lax.convert_element_type(ravel(to_end), dt))
+    pieces.append(lax._convert_element_type(ravel(to_end), dt))
   return lax.concatenate(pieces, 0) if len(pieces) > 1 else _wrap(out)
 
 
@@ -681,7 +681,7 @@ def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", 
     raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
   dt = dtypes.default_int_dtype() if dtype is None else \
       dtypes.check_and_canonicalize_user_dtype(dtype, "ravel_multi_index")
-  idxs = promote_dtypes(*[lax.convert_element_type(i, dt) for i in multi_index])
+  idxs = promote_dtypes(*[lax._convert_element_type(i, dt) for i in multi_index])
   shp = _util.broadcast_shapes(*[_shape(i) for i in idxs])
   strides = [math.prod(dims[i + 1:]) for i in _range(len(dims))] if order == "C" else \
       [math.prod(dims[:i]) for i in _range(len(dims))]

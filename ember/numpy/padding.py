@@ -75,7 +75,7 @@ def _pad_constant(array, pw, constant_values):
   nd = _ndim(array)
   dt = _dtype(array)
   if not isinstance(constant_values, tuple):
-    c = lax.convert_element_type(constant_values, dt)
+    c = lax._convert_element_type(constant_values, dt)
     return lax.pad(array, c, tuple((b, a, 0) for b, a in pw))
   for i in _range(nd):
     for side in (0, 1):
@@ -83,7 +83,7 @@ def _pad_constant(array, pw, constant_values):
         continue
       cfg = [(0, 0, 0)] * nd
       cfg[i] = (pw[i][0], 0, 0) if side == 0 else (0, pw[i][1], 0)
-      array = lax.pad(array, lax.convert_element_type(constant_values[i][side], dt),
+      array = lax.pad(array, lax._convert_element_type(constant_values[i][side], dt),
                       tuple(cfg))
   return array
 
@@ -159,7 +159,7 @@ def _pad_stat(array, axis: int, before: int, after: int, mode: str, stat_length)
     stat = fn(part, axis=axis, keepdims=True)
     if mode in ("mean", "median") and not dtypes.is_inexact(dt):
       stat = lax.round(stat, lax.RoundingMethod.TO_NEAREST_EVEN)
-    stat = lax.convert_element_type(stat, dt)
+    stat = lax._convert_element_type(stat, dt)
     shp = list(_shape(array))
     shp[axis] = w
     parts[side] = _broadcast_to(stat, tuple(shp))

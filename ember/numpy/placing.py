@@ -62,7 +62,7 @@ def _immutable_error(fun_name: str, gap: str = " ") -> ValueError:
 
 
 def _strong(x, dt):
-  return lax.convert_element_type(ensure_array(x), dt)
+  return lax._convert_element_type(ensure_array(x), dt)
 
 
 # --- choose ---------------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def place(arr, mask, vals, *, inplace: bool = True):
   if n == 0 or _shape(flat)[0] == 0:
     return arr
   # The k-th True position takes vals[k % n]; False positions keep their value.
-  rank = lax.sub(lax.cumsum(lax.convert_element_type(mask, np.int32)), np.int32(1))
+  rank = lax.sub(lax.cumsum(lax._convert_element_type(mask, np.int32)), np.int32(1))
   picked = take_along_axis(vals, lax.rem(lax.max(rank, np.int32(0)), np.int32(n)), axis=0)
   return reshape(where(mask, picked, flat), _shape(arr))
 
@@ -279,7 +279,7 @@ def astype(x, dtype, /, *, copy: bool = False, device=None):
                   "your input.", DeprecationWarning, stacklevel=2)
     x = lax.real(x)
   if x.dtype != dt or x.weak_type:
-    x = lax.convert_element_type(x, dt)
+    x = lax._convert_element_type(x, dt)
   elif copy:
     x = lax.copy(x)
   return _place(x, device)

@@ -61,7 +61,7 @@ def _astype(x, dt):
     return x
   if type(x) in (bool, int, float, complex) or isinstance(x, np.generic):
     return fold_scalar(x, dt, False)
-  return lax.convert_element_type(x, dt)
+  return lax._convert_element_type(x, dt)
 
 
 def _no_out(name: str, out) -> None:

@@ -93,7 +93,7 @@ def _nonzero_flat(mask, size: int):
   n = _shape(flat)[0]
   idx = lax.broadcasted_iota(it, (n,), 0)
   _, order = lax.sort((lax.bitwise_not(flat), idx), dimension=0, is_stable=True, num_keys=1)
-  count = lax.reduce_sum(lax.convert_element_type(flat, it), (0,))
+  count = lax.reduce_sum(lax._convert_element_type(flat, it), (0,))
   if size <= n:
     pos = lax.slice(order, (0,), (size,))
   else:
@@ -156,7 +156,7 @@ def _nonzero(a, fills, *, size):
     else:
       coord = lax.div(rem, np.array(st, it))
       rem = lax.rem(rem, np.array(st, it))
-    fill = lax.convert_element_type(fills[d], it)
+    fill = lax._convert_element_type(fills[d], it)
     outs.append(lax.select(valid, coord, _broadcast_to(fill, (size,))))
   return tuple(outs)
 

@@ -108,7 +108,7 @@ def _compact(values, keep, size: int, fill_value, first_as_default: bool = True)
     first = lax.reshape(lax.slice(out, (0,), (1,)), ()) if size else zero
     fill_value = _where(lax.gt(count, np.zeros((), _dtype(count))), first, zero) \
         if first_as_default else zero
-  return _where(valid, out, lax.convert_element_type(fill_value, _dtype(values))), pos, valid
+  return _where(valid, out, lax._convert_element_type(fill_value, _dtype(values))), pos, valid
 
 
 def _check_fill(fun_name: str, fill_value):
@@ -255,8 +255,8 @@ def _setxor_keep(ar1, ar2, *, assume_unique):
     new_pair = lax.bitwise_or(first, lax.concatenate(
         [lax.full((1,), True, np.bool_),
          lax.ne(lax.slice(src, (1,), (n,)), lax.slice(src, (0,), (n - 1,)))], 0))
-  run = lax.sub(cumsum(lax.convert_element_type(first, np.int32)), np.int32(1))
-  members = _scatter_add_1d(n, run, lax.convert_element_type(new_pair, np.int32), np.int32)
+  run = lax.sub(cumsum(lax._convert_element_type(first, np.int32)), np.int32(1))
+  members = _scatter_add_1d(n, run, lax._convert_element_type(new_pair, np.int32), np.int32)
   keep = lax.bitwise_and(first, lax.eq(take(members, run), np.int32(1)))
   if not assume_unique and dtypes.is_inexact(_dtype(srt)):  # one NaN per input
     nan = _any_nan(srt)

@@ -566,7 +566,7 @@ def _roll_dynamic(a, shifts, axes):
     if n == 0:
       continue
     s = shifts[i] if np.ndim(shifts) else shifts
-    s = lax.convert_element_type(s, np.int32)
+    s = lax._convert_element_type(s, np.int32)
     s = lax.rem(lax.add(lax.rem(s, np.int32(n)), np.int32(n)), np.int32(n))
     doubled = lax.concatenate([a, a], axis)
     start = lax.sub(np.int32(n), s)
@@ -601,7 +601,7 @@ def roll(a, shift, axis=None):
       raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
     return _roll_static_jit(a, shifts=tuple(int(v) for v in b_shift.ravel()),
                             axes=tuple(int(v) for v in b_axes.ravel()))
-  shift = lax.convert_element_type(shift, np.int32) if np.ndim(shift) else shift
+  shift = lax._convert_element_type(shift, np.int32) if np.ndim(shift) else shift
   if np.ndim(shift) > 1 or (np.ndim(shift) == 1 and _shape(shift)[0] not in (1, len(axes))
                             and len(axes) != 1):
     raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")

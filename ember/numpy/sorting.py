@@ -115,7 +115,7 @@ def sort_complex(a):
   check_arraylike("sort_complex", a)
   out = sort(a, axis=-1 if _ndim(a) else None)
   dt = dtypes.to_complex_dtype(_dtype(out))
-  return lax.convert_element_type(out, dt)
+  return lax._convert_element_type(out, dt)
 
 
 def _lexsort(*keys, axis):
@@ -280,7 +280,7 @@ def _searchsorted_compare_all(a, v, side):
   av = lax.broadcast_in_dim(a, (n,) + vs, (0,))
   vv = lax.broadcast_in_dim(v, (n,) + vs, tuple(_range(1, len(vs) + 1)))
   cmp = _total_lt(av, vv) if side == "left" else _total_le(av, vv)
-  return lax.reduce_sum(lax.convert_element_type(cmp, np.int32), (0,))
+  return lax.reduce_sum(lax._convert_element_type(cmp, np.int32), (0,))
 
 
 def _searchsorted_bisect(a, v, side):

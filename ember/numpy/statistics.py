@@ -44,7 +44,7 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 def _gather_last(x, idx):
   """``x[..., idx]`` per row for float positions ``idx`` (already within the valid range)."""
-  return take_along_axis(x, lax.convert_element_type(idx, np.int32), axis=-1)
+  return take_along_axis(x, lax._convert_element_type(idx, np.int32), axis=-1)
 
 
 def _interpolate(s, q, count, method: str):
@@ -79,7 +79,7 @@ def _inverted_cdf(s, w, q, count):
   both = _shape(q) + (n,)
   below = lax.lt(lax.broadcast_in_dim(cdf, both, tuple(range(nd - 1)) + (nd,)),
                  lax.broadcast_in_dim(q, both, tuple(range(nd))))
-  idx = lax.convert_element_type(sum(below, axis=-1), _dtype(s))
+  idx = lax._convert_element_type(sum(below, axis=-1), _dtype(s))
   last = lax.sub(count, np.ones((), _dtype(s)))
   return _gather_last(s, lax.max(lax.min(idx, last), np.zeros((), _dtype(s))))
 
@@ -140,7 +140,7 @@ def _quantile_weights(weights, a, axis, method: str):
   if method != "inverted_cdf":
     raise NotImplementedError(f"{method} doesn't support weights. Only method 'inverted_cdf' "
                               "supports weights.")
-  weights = lax.convert_element_type(ensure_array(weights), _dtype(a))
+  weights = lax._convert_element_type(ensure_array(weights), _dtype(a))
   reduced = tuple(_shape(a)[i] for i in axis)
   if _shape(weights) == reduced:
     dims = tuple(i for i in range(_ndim(a)) if i not in axis)
@@ -169,7 +169,7 @@ def _quantile_entry(name, a, q, axis, out, overwrite_input, method, keepdims, we
                     "of floating.")
   if _ndim(q) > 1:
     raise ValueError(f"q must be have rank <= 1, got shape {_shape(q)}")
-  q = lax.convert_element_type(q, _dtype(a))
+  q = lax._convert_element_type(q, _dtype(a))
   axis = _quantile_axes(axis, _ndim(a))
   if weights is not None:
     check_arraylike(name, weights)
@@ -330,7 +330,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     x = lax.concatenate(promote_dtypes_inexact(x, _cov_rows(ensure_array(y), rowvar)), 0)
   x, = promote_dtypes_inexact(x)
   if dtype is not None:
-    x = lax.convert_element_type(x, dtype)
+    x = lax._convert_element_type(x, dtype)
   rows, n = _shape(x)
   if rows == 0 or n == 0:
     return lax.full((rows, rows), np.nan, _dtype(x)).squeeze()
@@ -355,7 +355,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
   xw = x if w is None else x * w
   c = dot(x, lax.transpose(lax.conj(xw) if dtypes.is_complex(_dtype(xw)) else xw, (1, 0)))
   c = true_divide(c, fact)
-  return lax.convert_element_type(c, _dtype(x)).squeeze()
+  return lax._convert_element_type(c, _dtype(x)).squeeze()
 
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):
@@ -373,7 +373,7 @@ def corrcoef(x, y=None, rowvar=True, dtype=None):
     return true_divide(c, c)
   d = diagonal(c)
   std = lax.sqrt(lax.real(d) if dtypes.is_complex(_dtype(d)) else d)
-  std = lax.convert_element_type(std, _dtype(c))
+  std = lax._convert_element_type(std, _dtype(c))
   return true_divide(true_divide(c, std[:, None]), std[None, :])
 
 
@@ -429,7 +429,7 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):
     column = sample[:, i]
     e = histogram_bin_edges(column, bins_per_dim[i], ranges[i])
     nbins = _shape(e)[0] - 1
-    idx = _bin_index(e, lax.convert_element_type(column, _dtype(e)))  # nbins: outside
+    idx = _bin_index(e, lax._convert_element_type(column, _dtype(e)))  # nbins: outside
     inside = lax.bitwise_and(inside, lax.lt(idx, np.int32(nbins)))
     flat = lax.add(lax.mul(flat, np.int32(nbins)), idx)
     edges.append(e)

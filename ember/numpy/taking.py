@@ -328,7 +328,7 @@ def insert(arr, obj, values, axis: int | None = None):
   scalar_obj = not isinstance(obj, slice) and np.ndim(obj) == 0
   idx = _index_list(obj, n, "insert").ravel()
   idx = np.clip(np.where(idx < 0, idx + n, idx), 0, n)  # out-of-range indices clip, as in JAX
-  values = lax.convert_element_type(values, _dtype(arr))
+  values = lax._convert_element_type(values, _dtype(arr))
   vshape = _shape(values)
   if len(vshape) > nd:
     raise ValueError(f"jnp.insert: values of shape {vshape} have more dimensions than arr "

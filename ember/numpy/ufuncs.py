@@ -190,7 +190,7 @@ def _moved_front(ufn, a, axis, dtype):
   check_arraylike(f"{ufn.__name__}.reduce", a)
   a = ensure_array(a)
   if dtype is not None:
-    a = lax.convert_element_type(a, dtypes.check_and_canonicalize_user_dtype(dtype))
+    a = lax._convert_element_type(a, dtypes.check_and_canonicalize_user_dtype(dtype))
   axis = canonicalize_axis(axis, np.ndim(a))
   perm = (axis,) + tuple(i for i in range(np.ndim(a)) if i != axis)
   return (lax.transpose(a, perm) if axis else a), axis
@@ -236,7 +236,7 @@ def _reduction(name, takes_dtype=True):
       return getattr(reductions, name)(a, dtype=dtype, **kwargs)
     if dtype is not None:
       check_arraylike(f"{name}.reduce", a)
-      a = lax.convert_element_type(a, dtypes.check_and_canonicalize_user_dtype(dtype))
+      a = lax._convert_element_type(a, dtypes.check_and_canonicalize_user_dtype(dtype))
     if name in ("all", "any"):
       kwargs.pop("initial", None)
     return getattr(reductions, name)(a, **kwargs)

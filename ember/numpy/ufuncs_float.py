@@ -111,10 +111,10 @@ def _round(a, decimals):
   def round_float(x):
     if decimals == 0:
       return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
-    x = lax.convert_element_type(x, np.float32) if dt == np.float16 else x
+    x = lax._convert_element_type(x, np.float32) if dt == np.float16 else x
     factor = _lax_const(x, 10 ** decimals)
     out = lax.div(lax.round(lax.mul(x, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
-    return lax.convert_element_type(out, dt) if dt == np.float16 else out
+    return lax._convert_element_type(out, dt) if dt == np.float16 else out
 
   if decimals > np.log10(float(dtypes.finfo(dt).max)):
     return a  # rounding beyond the dtype's precision changes nothing
@@ -288,7 +288,7 @@ def _signbit(x):
   int_t = np.dtype(_INT_OF_WIDTH[dt.itemsize])
   bits = lax.bitcast_convert_type(x, int_t)
   shifted = lax.shift_right_arithmetic(bits, np.asarray(8 * dt.itemsize - 1, int_t)[()])
-  return lax.convert_element_type(shifted, np.bool_)
+  return lax._convert_element_type(shifted, np.bool_)
 
 
 _signbit_jit = named_jit(_signbit, "signbit")
@@ -349,7 +349,7 @@ def _frexp(x):
   cond = lax.bitwise_or(lax.bitwise_or(_isinf_jit(x), lax.ne(x, x)), lax.eq(x, _const(x, 0)))
   e = _where(cond, lax.full_like(e, 0), e)
   m = _where(cond, x, m)
-  return m, (e if e.dtype == np.int32 else lax.convert_element_type(e, np.int32))
+  return m, (e if e.dtype == np.int32 else lax._convert_element_type(e, np.int32))
 
 
 _frexp_jit = named_jit(_frexp, "frexp")
@@ -373,7 +373,7 @@ def _ldexp(x1, x2):
     raise ValueError(f"ldexp not supported for input types {(x1_dt, x2_dt)}")
   x1, x2 = promote_args_inexact("ldexp", x1, x2)
   m, e = _frexp_jit(x1)
-  e = lax.add(lax.convert_element_type(e, _dt(x1)), x2)
+  e = lax.add(lax._convert_element_type(e, _dt(x1)), x2)
   positive = lax.gt(e, _const(e, 0))
   x = _where(positive, lax.mul(m, _const(m, 2)), m)
   e = _where(lax.gt(e, _const(e, 0)), lax.sub(e, _const(e, 1)), e)

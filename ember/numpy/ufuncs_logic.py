@@ -214,7 +214,7 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 def _bitwise_count(x):
   x, = promote_args_numeric("bitwise_count", x)
-  return lax.convert_element_type(lax.population_count(absolute(x)), np.uint8)
+  return lax._convert_element_type(lax.population_count(absolute(x)), np.uint8)
 
 
 _bitwise_count_jit = named_jit(_bitwise_count, "bitwise_count")

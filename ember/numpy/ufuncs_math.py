@@ -182,6 +182,38 @@ def _logaddexp(x1, x2, log_fn, exp_fn, log_scale, period):
   return lax.complex(re, lax.sub(wrapped, half))
 
 
+def _replace_inf(x):
+  re = lax.real(x) if _is(x, "complex") else x
+  shape = np.shape(x)
+  zeros = _const(x, 0) if not shape else lax.broadcast_in_dim(_const(x, 0), shape, ())
+  return lax.select(lax.eq(re, _const(re, np.inf)), zeros, x)
+
+
+def _with_softmax_jvp(name: str, exp_fn, fn):
+  """``fn`` (a logaddexp) with JAX's derivative: each tangent weighted by
+  ``exp(x_i - out)`` (infinities replaced by 0), so equal arguments share it equally."""
+  from ember.transforms.custom import custom_jvp
+  f = custom_jvp(fn)
+
+  def jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    out = f(x1, x2)
+    weight = lambda x: exp_fn(lax.sub(_replace_inf(x), _replace_inf(out)))  # noqa: E731
+    return out, lax.add(lax.mul(t1, weight(x1)), lax.mul(t2, weight(x2)))
+  jvp.__name__ = f"_{name}_jvp"  # as JAX's rule is named (jaxprs print it)
+  f.defjvp(jvp)
+  f.__name__ = name
+  return f
+
+
+_logaddexp_e = _with_softmax_jvp(
+    "logaddexp", lax.exp, lambda x1, x2: _logaddexp(x1, x2, lax.log1p, lax.exp, None, 2 * np.pi))
+_logaddexp_2 = _with_softmax_jvp(
+    "logaddexp2", lax.exp2, lambda x1, x2: _logaddexp(
+        x1, x2, lambda t: lax.mul(_lax_const(t, 1 / np.log(2)), lax.log1p(t)), lax.exp2, None,
+        2 * np.pi / np.log(2)))
+
+
 def _logaddexp_f(x1, x2, /):
   """``log(exp(x1) + exp(x2))`` without overflow.
 
@@ -191,7 +223,7 @@ def _logaddexp_f(x1, x2, /):
       Array(0.6931472, dtype=float32, weak_type=True)
   """
   x1, x2 = promote_args_inexact("logaddexp", x1, x2)
-  return _logaddexp(x1, x2, lax.log1p, lax.exp, None, 2 * np.pi)
+  return _logaddexp_e(x1, x2)
 
 
 def _logaddexp2_f(x1, x2, /):
@@ -203,9 +235,7 @@ def _logaddexp2_f(x1, x2, /):
       Array(2., dtype=float32, weak_type=True)
   """
   x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
-  inv_ln2 = 1 / np.log(2)
-  log_fn = lambda t: lax.mul(_lax_const(t, inv_ln2), lax.log1p(t))  # noqa: E731
-  return _logaddexp(x1, x2, log_fn, lax.exp2, None, 2 * np.pi * inv_ln2)
+  return _logaddexp_2(x1, x2)
 
 
 def _binary_inexact(lax_fn, name: str, what: str, example: str, result: str):
@@ -387,7 +417,7 @@ def _angle(z, deg):
     re, im = z, lax.full_like(z, 0)
   re, im = promote_dtypes_inexact(re, im)
   if _is(z, "float") and not np.shape(z):  # JAX makes a real scalar's angle strong
-    re, im = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (re, im))
+    re, im = (lax._convert_element_type(v, dtypes.default_float_dtype()) for v in (re, im))
   result = lax.atan2(im, re)
   return rad2deg(result) if deg else result
 

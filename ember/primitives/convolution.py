@@ -302,7 +302,7 @@ conv_general_dilated_p.pp_params = _conv_pp_params
 
 def _as_dtype(x, dtype):
   from ember import lax
-  return x if get_aval(x).dtype == dtype else lax.convert_element_type(x, dtype)
+  return x if get_aval(x).dtype == dtype else lax._convert_element_type(x, dtype)
 
 
 def _transpose_lhs(ct, lhs_aval: ShapedArray, rhs, *, window_strides, padding, lhs_dilation,

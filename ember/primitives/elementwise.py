@@ -409,6 +409,8 @@ def _bessel_ie(order: int):
   def fn(x):
     from ember import lax
     dt = x.aval.dtype
+    if dt in (np.float16, dtypes.bfloat16):  # its coefficients overflow float16: in float32
+      return lax._convert_element_type(fn(lax._convert_element_type(x, np.float32)), dt)
     c = lambda v: np.asarray(v, dt)
     ax = lax.abs(x)
     small = lax.min(ax, c(20.0))
@@ -858,20 +860,20 @@ ge_p = _compare("ge", "GE", ORDERED, "greater_equal")
 
 def _select_n_abstract_eval(which, *cases):
   if not cases:
-    raise TypeError("select_n requires at least one case")
-  if which.dtype != np.bool_ and which.dtype != np.int32:
-    raise TypeError(f"select_n `which` must be boolean or int32, got {which.dtype.name}")
+    raise ValueError("select_n() must have at least one case")
+  if which.dtype != np.bool_ and not np.issubdtype(which.dtype, np.integer):
+    raise TypeError(f"select `which` must be boolean or integer type, got {which.dtype.name}.")
   if which.dtype == np.bool_ and len(cases) > 2:
-    raise TypeError("select_n with a boolean `which` cannot have more than 2 cases, got "
-                    f"{len(cases)}")
+    raise TypeError("select with boolean `which` cannot have > 2 cases.")
   first = cases[0]
   for c in cases[1:]:
     if c.shape != first.shape:
-      raise TypeError(f"select_n cases must have the same shapes, got "
+      raise TypeError(f"select cases must have the same shapes, got "
                       f"{[c.shape for c in cases]}.")
     if c.dtype != first.dtype:
-      raise TypeError(f"select_n cases must have the same dtypes, got "
-                      f"{[c.dtype.name for c in cases]}.")
+      raise TypeError(f"lax.select requires arguments to have the same dtypes, got "
+                      f"{', '.join(c.dtype.name for c in cases)}. (Tip: jnp.where is a similar "
+                      "function that does automatic type promotion on inputs).")
   if which.shape and which.shape != first.shape:
     raise TypeError("select_n `which` must be scalar or have the same shape as cases, got "
                     f"`which` shape {which.shape} but case shape {first.shape}.")
@@ -890,10 +892,12 @@ def _select_n_lower(ctx, which, *cases):
     if hi - lo == 1:
       return cases[lo]
     mid = (lo + hi) // 2
-    bound = ctx.constant(np.int32(mid), ShapedArray(out.shape, np.int32))
+    w_dtype = which.aval.dtype  # any integer type
+    bound = ctx.constant(np.asarray(mid, w_dtype), ShapedArray(out.shape, w_dtype))
+    signed = "SIGNED" if np.issubdtype(w_dtype, np.signedinteger) else "UNSIGNED"
     pred = ctx.op1("stablehlo.compare", [which, bound], ShapedArray(out.shape, np.bool_),
                    {"comparison_direction": "#stablehlo<comparison_direction LT>",
-                    "compare_type": "#stablehlo<comparison_type SIGNED>"})
+                    "compare_type": f"#stablehlo<comparison_type {signed}>"})
     return ctx.op1("stablehlo.select", [pred, pick(lo, mid), pick(mid, hi)])
   return pick(0, len(cases))
 
@@ -1023,10 +1027,12 @@ convert_element_type_p.const_fold = _convert_const_fold
 def _bitcast_abstract_eval(x, *, new_dtype):
   new_dtype = np.dtype(new_dtype)
   old_bits, new_bits = x.dtype.itemsize * 8, new_dtype.itemsize * 8
-  if x.dtype == np.bool_ or new_dtype == np.bool_:
-    raise TypeError("lax.bitcast_convert_type does not support bool")
-  if dtypes.is_complex(x.dtype) or dtypes.is_complex(new_dtype):
-    raise TypeError("lax.bitcast_convert_type does not support complex types")
+  odd = lambda dt: dt == np.bool_ or dtypes.is_complex(dt)  # noqa: E731
+  if (odd(x.dtype) or odd(new_dtype)) and x.dtype != new_dtype:
+    raise TypeError("lax.bitcast_convert_type does not support bool or complex values unless "
+                    "the operand and destination types match. Got operand "
+                    f"dtype={x.dtype.name}, new_dtype={new_dtype!r}. Consider using the "
+                    "arr.view() method instead.")
   if old_bits == new_bits:
     shape = x.shape
   elif old_bits > new_bits:
@@ -1035,9 +1041,11 @@ def _bitcast_abstract_eval(x, *, new_dtype):
                       f"{new_dtype.name} in size")
     shape = x.shape + (old_bits // new_bits,)
   else:
-    if not x.shape or x.shape[-1] != new_bits // old_bits:
-      raise TypeError(f"Attempting to convert array of shape {x.shape} from {x.dtype.name} to "
-                      f"{new_dtype.name}: the last dimension must be {new_bits // old_bits}.")
+    if not x.shape or x.shape[-1] * old_bits != new_bits:
+      last = x.shape[-1] if x.shape else 1
+      raise ValueError(f"Attempting to convert array of shape {x.shape} from {x.dtype.name} of "
+                       f"size {old_bits} bits to {new_dtype.name} of size {new_bits}, bits but "
+                       f"{last} * {old_bits} != {new_bits}")
     shape = x.shape[:-1]
   return ShapedArray(shape, new_dtype, False)
 

@@ -110,7 +110,7 @@ def tri(x, lower: bool, k: int = 0):
 def eye(n: int, dtype, batch: tuple = ()):
   i = lax.broadcasted_iota(_I32, batch + (n, n), len(batch))
   j = lax.broadcasted_iota(_I32, batch + (n, n), len(batch) + 1)
-  return lax.convert_element_type(lax.eq(i, j), dtype)
+  return lax._convert_element_type(lax.eq(i, j), dtype)
 
 
 def diagonal(x):
@@ -131,7 +131,7 @@ def diag_matrix(v):
 def real_of(x):
   """The real part as the same (possibly complex) dtype."""
   dt = get_aval(x).dtype
-  return lax.convert_element_type(lax.real(x), dt) if dtypes.is_complex(dt) else x
+  return lax._convert_element_type(lax.real(x), dt) if dtypes.is_complex(dt) else x
 
 
 def zero_tangent(x):

@@ -161,7 +161,7 @@ def _incomplete_gamma(a, x, *, mode: str):
   a, x = broadcast_tangent(a, shape), broadcast_tangent(x, shape)
   work = np.dtype(np.float32) if dtypes.finfo(dtype).bits < 32 else dtype
   if work != dtype:
-    a, x = lax.convert_element_type(a, work), lax.convert_element_type(x, work)
+    a, x = lax._convert_element_type(a, work), lax._convert_element_type(x, work)
   info = dtypes.finfo(work)
   eps, zero, inf = np.asarray(info.eps, work), np.zeros((), work), np.asarray(np.inf, work)
   log_prefactor = lax.sub(lax.sub(lax.mul(a, lax.log(x)), x), lax.lgamma(a))
@@ -186,7 +186,7 @@ def _incomplete_gamma(a, x, *, mode: str):
   # P(a, x) is 1 for x = inf and for a = 0 < x.
   out = lax.select(lax.bitwise_or(x_inf, lax.eq(a, zero)), lax.full_like(out, at_inf), out)
   out = lax.select(invalid, lax.full_like(out, np.nan), out)
-  return out if work == dtype else lax.convert_element_type(out, dtype)
+  return out if work == dtype else lax._convert_element_type(out, dtype)
 
 
 # --- the primitives ---------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def _chooser_jvp(prim: Primitive):
     (x,), t = primals, instantiate(tangents[0])
     out = prim.bind(x, axes=axes)
     shape = tuple(1 if d in axes else s for d, s in enumerate(get_aval(x).shape))
-    where = lax.convert_element_type(lax.eq(x, lax.reshape(out, shape)), get_aval(t).dtype)
+    where = lax._convert_element_type(lax.eq(x, lax.reshape(out, shape)), get_aval(t).dtype)
     counts = lax.reduce_sum(where, axes)
     return out, lax.div(lax.reduce_sum(lax.mul(t, where), axes), counts)
   return jvp

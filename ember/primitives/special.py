@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember import dtypes
 from ember.core.trace import Primitive, get_aval
 from ember.primitives.elementwise import (FLOAT, _defjvp, broadcast_shapes, broadcast_tangent,
                                           hlo_lowering, lax, naryop_abstract_eval)
@@ -54,7 +55,7 @@ def _betainc_fraction(a, b, x):
     return cc, d, lax.mul(h, lax.mul(d, cc))
 
   def body(m, state):
-    m = lax.convert_element_type(m, dt)
+    m = lax._convert_element_type(m, dt)
     a2m = lax.add(a, lax.mul(c(2), m))
     even = lax.div(lax.mul(lax.mul(m, lax.sub(b, m)), x),
                    lax.mul(lax.sub(a2m, c(1)), a2m))
@@ -72,9 +73,12 @@ def _betainc_fraction(a, b, x):
 def _betainc_impl(a, b, x):
   """I_x(a, b) in lax: the continued fraction on whichever of (a, b, x) and (b, a, 1 - x) it
   converges fast for, NaN outside the domain, and the limits at x in {0, 1}, a = 0 or b = 0."""
+  dt = x.aval.dtype
+  if dt in (np.float16, dtypes.bfloat16):  # in float32, as JAX computes it
+    up = [lax._convert_element_type(v, np.float32) for v in (a, b, x)]
+    return lax._convert_element_type(_betainc_impl(*up), dt)
   shape = broadcast_shapes("regularized_incomplete_beta", a.aval, b.aval, x.aval)
   a, b, x = (broadcast_tangent(v, shape) for v in (a, b, x))  # size-1 dimensions stretch
-  dt = x.aval.dtype
   c = lambda v: np.asarray(v, dt)
   flip = lax.gt(x, lax.div(lax.add(a, c(1)), lax.add(lax.add(a, b), c(2))))
   aa, bb = lax.select(flip, b, a), lax.select(flip, a, b)
@@ -105,7 +109,7 @@ def _betainc_ab_jvp(g, a, b, x):
 
 def _betainc_x_jvp(g, a, b, x):
   """The beta density x^(a-1) (1-x)^(b-1) / B(a, b) times ``g``."""
-  one = np.asarray(1, get_aval(x).dtype)
+  one = 1.0  # weak: the density is as weakly typed as the operands
   log_density = lax.sub(lax.add(lax.mul(lax.sub(a, one), lax.log(x)),
                                 lax.mul(lax.sub(b, one), lax.log1p(lax.neg(x)))), _lbeta(a, b))
   return lax.mul(g, lax.exp(log_density))

@@ -140,7 +140,7 @@ def _eigh_jvp(primals, tangents, **params):
   if type(dx) is Zero:
     return [v, w], [zero_tangent(v), zero_tangent(w)]
   vdv = matmul(mH(v), matmul(dx, v))
-  f = lax.convert_element_type(_gap_reciprocals(w), get_aval(v).dtype)
+  f = lax._convert_element_type(_gap_reciprocals(w), get_aval(v).dtype)
   dv = matmul(v, lax.mul(f, vdv))
   return [v, w], [dv, lax.real(diagonal(vdv)) if dtypes.is_complex(get_aval(v).dtype)
                   else diagonal(vdv)]
@@ -177,7 +177,7 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv, subset_by_index, algorit
 def _eye(shape, dt):
   """Identity matrices (the last two axes, possibly rectangular) broadcast over the batch."""
   rows, cols = (lax.broadcasted_iota(np.int32, shape, len(shape) - k) for k in (2, 1))
-  return lax.convert_element_type(lax.eq(rows, cols), dt)
+  return lax._convert_element_type(lax.eq(rows, cols), dt)
 
 
 def _svd_lower(ctx, x, *, full_matrices, compute_uv, subset_by_index, algorithm):
@@ -220,12 +220,12 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
   ds = lax.real(diagonal(dp)) if dtypes.is_complex(dt) else diagonal(dp)
   if not compute_uv:
     return [s], [ds]
-  s_c = lax.convert_element_type(s, dt)
-  f = lax.convert_element_type(_gap_reciprocals(lax.mul(s, s)), dt)
+  s_c = lax._convert_element_type(s, dt)
+  f = lax._convert_element_type(_gap_reciprocals(lax.mul(s, s)), dt)
   dps, sdp = _scale(dp, s_c, cols=True), _scale(dp, s_c, cols=False)
   zero = lax.eq(s, np.zeros((), get_aval(s).dtype))
   ones = lax.full_like(s, 1)
-  s_inv = lax.convert_element_type(
+  s_inv = lax._convert_element_type(
       lax.select(zero, lax.full_like(s, 0), lax.div(ones, lax.select(zero, ones, s))), dt)
   phase = lax.mul(lax.sub(diagonal(dp), real_of(diagonal(dp))), s_inv)
   du = matmul(u, lax.add(lax.mul(f, lax.add(dps, mH(dps))), diag_matrix(phase)))
@@ -324,14 +324,14 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
   w, v = eig_p.bind(x, compute_left_eigenvectors=False, compute_right_eigenvectors=True,
                     **params)
   cdt = get_aval(v).dtype
-  dx = lax.convert_element_type(dx, cdt)
+  dx = lax._convert_element_type(dx, cdt)
   from ember.primitives.factorizations import lu_p
   lu, _, perm = lu_p.bind(v)
   c = lu_solve(lu, perm, matmul(dx, v))
   dw = diagonal(c)
   if not compute_right_eigenvectors:
     return [w], [dw]
-  dv = matmul(v, lax.mul(lax.convert_element_type(_gap_reciprocals(w), cdt), c))
+  dv = matmul(v, lax.mul(lax._convert_element_type(_gap_reciprocals(w), cdt), c))
   along = real_of(lax.reduce_sum(lax.mul(lax.conj(v), dv), (get_aval(v).ndim - 2,)))
   a = get_aval(v)
   dv = lax.sub(dv, lax.mul(v, lax.broadcast_in_dim(along, a.shape, tuple(range(a.ndim - 2)) +

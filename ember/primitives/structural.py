@@ -341,7 +341,9 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
     if len(strides) != x.ndim:
       raise TypeError("slice strides must have length equal to the number of dimensions of the "
                       f"operand, got strides {strides} for operand shape {x.shape}.")
-    if not all(s > 0 for s in strides):
+    if not all(s >= 0 for s in strides):
+      raise TypeError(f"slice strides must have every element be nonnegative, got {strides}.")
+    if not all(s > 0 for s in strides):  # JAX divides by zero here
       raise TypeError(f"slice strides must be positive, got {strides}")
     diff = [-(-d // s) for d, s in zip(diff, strides)]
   return ShapedArray(tuple(diff), x.dtype, x.weak_type)

@@ -48,7 +48,7 @@ def _int_dtype(name: str, dtype) -> np.dtype:
 
 def _integers(x):
   x = jnp.asarray(x)
-  return x if dtypes.is_integer(x.dtype) else lax.convert_element_type(
+  return x if dtypes.is_integer(x.dtype) else lax._convert_element_type(
       x, dtypes.default_int_dtype())
 
 
@@ -78,7 +78,7 @@ def randint_sample(key, minval, maxval, *, shape, dtype):
   # The bits of split(key)[0] and split(key)[1], in one threefry call.
   both = threefry_random_bits(threefry_split(key, shape=(2,)), bit_width=info.bits, shape=shape)
   higher, lower = (lax.index_in_dim(both, i, keepdims=False) for i in (0, 1))
-  span = lax.convert_element_type(lax.sub(maxval, minval), unsigned)
+  span = lax._convert_element_type(lax.sub(maxval, minval), unsigned)
   span = lax.select(lax.le(maxval, minval), lax.full_like(span, 1), span)  # empty: minval
   grow = lax.bitwise_and(lax.broadcast_to_rank(out_of_range, len(shape)), lax.gt(maxval, minval))
   span = lax.select(grow, lax.add(span, np.asarray(1, unsigned)), span)
@@ -159,7 +159,7 @@ def rademacher(key, shape=(), dtype=None):
 def _geometric(key, p, *, shape, dtype):
   p = jnp.asarray(p)
   if not dtypes.is_float(p.dtype):
-    p = lax.convert_element_type(p, dtypes.default_float_dtype())
+    p = lax._convert_element_type(p, dtypes.default_float_dtype())
   u = uniform_sample(key, 0.0, 1.0, shape=shape, dtype=p.dtype)
   u = jnp.where(lax.eq(u, np.asarray(0, p.dtype)), 1, u)  # log(0) would give no sample
   log_q = jnp.broadcast_to(lax.log1p(lax.neg(p)), shape)

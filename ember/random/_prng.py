@@ -111,7 +111,7 @@ def _threefry2x32_unrolled(k1, k2, x1, x2):
 
 def _two_groups(i, x1, x2, a, b, c):
   """Groups 2i and 2i+1: the body of the loop, which runs for groups 0 to 3."""
-  n = lax.mul(lax.convert_element_type(i, _U32), np.uint32(2))
+  n = lax.mul(lax._convert_element_type(i, _U32), np.uint32(2))
   x1, x2, a, b, c = _group(x1, x2, a, b, c, _ROTATIONS[0], lax.add(n, np.uint32(1)))
   x1, x2, a, b, c = _group(x1, x2, a, b, c, _ROTATIONS[1], lax.add(n, np.uint32(2)))
   return [lax.add(i, np.int32(1)), x1, x2, a, b, c]
@@ -170,7 +170,7 @@ def _mul_wide(a, b: int):
   for mid in (mid1, mid2):
     new_lo = lax.add(lo, lax.shift_left(mid, np.uint32(16)))
     hi = lax.add(hi, lax.shift_right_logical(mid, np.uint32(16)))
-    hi = lax.add(hi, lax.convert_element_type(lax.lt(new_lo, lo), _U32))
+    hi = lax.add(hi, lax._convert_element_type(lax.lt(new_lo, lo), _U32))
     lo = new_lo
   return hi, lo
 
@@ -186,7 +186,7 @@ def _iota_2x32_wide(shape):
       p_hi, p_lo = _mul_wide(i, stride & 0xFFFFFFFF)
       p_hi = lax.add(p_hi, lax.mul(i, np.uint32((stride >> 32) & 0xFFFFFFFF)))
       new_lo = lax.add(lo, p_lo)
-      hi = lax.add(lax.add(hi, p_hi), lax.convert_element_type(lax.lt(new_lo, p_lo), _U32))
+      hi = lax.add(lax.add(hi, p_hi), lax._convert_element_type(lax.lt(new_lo, p_lo), _U32))
       lo = new_lo
     stride *= shape[axis]
   return hi, lo
@@ -228,10 +228,10 @@ def threefry_seed(seed):
   """The key of an integer seed: ``[seed >> 32, seed & 0xFFFFFFFF]`` (0 high word below 64 bits)."""
   aval = get_aval(seed)
   if aval.dtype.itemsize == 8:
-    hi = lax.convert_element_type(lax.shift_right_logical(seed, np.asarray(32, aval.dtype)), _U32)
-    lo = lax.convert_element_type(lax.bitwise_and(seed, np.asarray(0xFFFFFFFF, aval.dtype)), _U32)
+    hi = lax._convert_element_type(lax.shift_right_logical(seed, np.asarray(32, aval.dtype)), _U32)
+    lo = lax._convert_element_type(lax.bitwise_and(seed, np.asarray(0xFFFFFFFF, aval.dtype)), _U32)
   else:
-    hi, lo = lax.full((), 0, _U32), lax.convert_element_type(seed, _U32)
+    hi, lo = lax.full((), 0, _U32), lax._convert_element_type(seed, _U32)
   return _stack_words(hi, lo)
 
 
@@ -260,10 +260,10 @@ def threefry_random_bits(key, *, bit_width: int, shape):
   b1, b2 = threefry_2x32(k1, k2, hi, lo)
   if bit_width == 64:
     u64 = np.dtype(np.uint64)
-    hi = lax.shift_left(lax.convert_element_type(b1, u64), np.uint64(32))
-    return lax.bitwise_or(hi, lax.convert_element_type(b2, u64))
+    hi = lax.shift_left(lax._convert_element_type(b1, u64), np.uint64(32))
+    return lax.bitwise_or(hi, lax._convert_element_type(b2, u64))
   out = lax.bitwise_xor(b1, b2)
-  return out if bit_width == 32 else lax.convert_element_type(out, np.dtype(f"uint{bit_width}"))
+  return out if bit_width == 32 else lax._convert_element_type(out, np.dtype(f"uint{bit_width}"))
 
 
 class PRNGImpl(NamedTuple):
@@ -515,7 +515,7 @@ def _seed(name: str, seed):
   if not (dtypes.is_integer(aval.dtype) or aval.dtype == np.bool_):
     raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
   if aval.dtype == np.bool_:
-    seed = lax.convert_element_type(seed, _U32)
+    seed = lax._convert_element_type(seed, _U32)
   return jitted(threefry_seed)(seed)
 
 
@@ -640,7 +640,7 @@ def fold_in(key, data):
 
 
 def _fold_in(key, data):
-  return threefry_fold_in(key, lax.convert_element_type(data, _U32))
+  return threefry_fold_in(key, lax._convert_element_type(data, _U32))
 
 
 def bits(key, shape=(), dtype=None):

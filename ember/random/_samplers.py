@@ -88,7 +88,7 @@ def as_dtype(x, dtype):
     return x
   if isinstance(x, (int, float, np.generic, np.ndarray)):
     return np.asarray(x, dtype)
-  return lax.convert_element_type(x, dtype)
+  return lax._convert_element_type(x, dtype)
 
 
 # --- uniform and normal -----------------------------------------------------------------------

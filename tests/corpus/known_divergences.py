@@ -66,6 +66,17 @@ KNOWN: dict[str, str] = {
     "numpy_edge::astype_float_to_float16_overflow":
         "values match; jnp.float16(70000.0) warns 'overflow encountered in cast' once where JAX "
         "warns twice (JAX converts the Python value to float16 twice, ember once)",
+    "lax_edge::grad_clamp_scalar_min_array_operand":
+        "decision: JAX 0.10.2's clamp JVP does not broadcast a scalar min and raises TypeError "
+        "'select cases must have the same shapes'; ember returns the gradient (0.0)",
+    "lax_edge::grad_pad_wrt_padding_value_only":
+        "decision: JAX 0.10.2's pad transpose fails (TypeError) when only the padding value is "
+        "differentiated; ember returns the gradient (3.0)",
+    "lax_edge::rng_bit_generator_shapes_and_dtypes":
+        "missing: lax.rng_bit_generator (AttributeError names it; issue 16)",
+    "lax_edge::random_rbg_impl_keys":
+        "missing: the 'rbg' PRNG implementation (random.key(impl='rbg') raises "
+        "NotImplementedError naming it; docs/differences.md, issue 16)",
     "jit_api::pytree_arguments_and_outputs_keep_dict_order":
         "values and key order match; str(treedef) is optree's 'PyTreeSpec(({...}, [*, (*,)]))' "
         "where JAX prints 'PyTreeDef(...)' (ember/pytree/__init__.py)",

@@ -348,7 +348,7 @@ def promote_weak_inits(vals: list, in_avals, out_avals) -> tuple[list, bool]:
   out, changed = list(vals), False
   for i, (x, a, b) in enumerate(zip(vals, in_avals, out_avals)):
     if a.weak_type and (a.shape, a.dtype) != (b.shape, b.dtype):
-      out[i] = lax.convert_element_type(x, dtypes.result_type(a, b))
+      out[i] = lax._convert_element_type(x, dtypes.result_type(a, b))
       changed = True
   return out, changed
 

@@ -577,3 +577,14 @@ def higher_order_derivatives_of_sin():
     d = jax.grad(d)
     out.append(d(0.5))
   return out
+
+
+@program
+def logaddexp_derivatives_at_ties_and_infinities():
+  g = jax.grad(jnp.logaddexp, argnums=(0, 1))
+  x = jnp.array([0.0, 1.0, -jnp.inf, jnp.inf, 3.0])
+  y = jnp.array([0.0, 0.0, -jnp.inf, jnp.inf, -jnp.inf])
+  return (g(0.0, 0.0), g(jnp.inf, 0.0), jax.vmap(g)(x, y),
+          jax.grad(lambda a: jnp.logaddexp2(a, a).sum())(jnp.arange(3.0)),
+          jax.grad(jax.nn.softplus)(0.0), jax.jvp(jnp.logaddexp, (x, y), (y + 1, x * 0 + 2)),
+          str(jax.make_jaxpr(jax.grad(jnp.logaddexp))(1.0, 2.0)))
