@@ -282,19 +282,20 @@ def svdvals(x, /):
 
 # --- solving ------------------------------------------------------------------------------------
 
-@custom_jvp
 def _solve(a, b):
+  """a x = b for matrices b, as JAX: a linear solve with the factors of ``a`` whose derivatives
+  come from ``a x = b`` itself (``custom_linear_solve``), so they are right to any order."""
   lu, _, perm = lax_linalg.lu(lax.stop_gradient(a))
-  return lax_linalg._lu_solve(lu, perm, b)
+  complex_a = dtypes.is_complex(get_aval(a).dtype)
 
+  def transpose_solve(_, x):  # a^T x = b: the adjoint solve of conjugates
+    if complex_a:
+      return jnp.conj(lax_linalg._lu_solve(lu, perm, jnp.conj(x), adjoint=True))
+    return lax_linalg._lu_solve(lu, perm, x, adjoint=True)
 
-@_solve.defjvp
-def _solve_jvp(primals, tangents):
-  """a x = b gives a dx = db - da x: one more solve with the same factors."""
-  (a, b), (da, db) = primals, tangents
-  lu, _, perm = lax_linalg.lu(lax.stop_gradient(a))
-  x = lax_linalg._lu_solve(lu, perm, b)
-  return x, lax_linalg._lu_solve(lu, perm, db - jnp.matmul(da, x))
+  return lax.custom_linear_solve(lambda x: jnp.matmul(a, x), b,
+                                 lambda _, x: lax_linalg._lu_solve(lu, perm, x),
+                                 transpose_solve)
 
 
 _solve_jit = named_jit(lambda a, b: _solve(a, b), "solve")

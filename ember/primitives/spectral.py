@@ -93,6 +93,22 @@ def _gap_reciprocals(w):
   return lax.sub(lax.div(lax.full(shape, np.ones((), a.dtype)), lax.add(i, lax.sub(wj, wi))), i)
 
 
+def _svd_gap_reciprocals(s):
+  """F[i, j] = 1 / (s[j]^2 - s[i]^2), computed as 1 / ((s[j] + s[i]) (s[j] - s[i])) (no
+  cancellation between close squares), and 0 wherever that gap is exactly 0 (the diagonal,
+  repeated singular values), as JAX's SVD derivative."""
+  a = get_aval(s)
+  n = a.shape[-1]
+  shape = a.shape + (n,)
+  nd = len(shape)
+  sj = lax.broadcast_in_dim(s, shape, tuple(range(nd - 2)) + (nd - 1,))
+  si = lax.broadcast_in_dim(s, shape, tuple(range(nd - 1)))
+  gaps = lax.mul(lax.add(sj, si), lax.sub(sj, si))
+  zero = lax.eq(gaps, lax.full_like(gaps, 0))
+  ones = lax.full_like(gaps, 1)
+  return lax.select(zero, lax.full_like(gaps, 0), lax.div(ones, lax.select(zero, ones, gaps)))
+
+
 def _check_subset(subset_by_index, n: int):
   if subset_by_index is None:
     return n
@@ -133,10 +149,11 @@ def _eigh_lower(ctx, x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
 
 
 def _eigh_jvp(primals, tangents, **params):
-  """dw = real(diag(V^H dA V)), dV = V (F * V^H dA V) with F the reciprocal eigenvalue gaps
-  (dA is taken Hermitian, as the public wrapper's symmetrization makes it)."""
+  """dw = real(diag(V^H dA V)), dV = V (F * V^H dA V) with F the reciprocal eigenvalue gaps.
+  As JAX's, the decomposition differentiated is that of (A + A^H) / 2, even when the input was
+  not symmetrized (``symmetrize_input=False``)."""
   (x,), (dx,) = primals, tangents
-  v, w = eigh_p.bind(x, **params)
+  v, w = eigh_p.bind(lax.div(lax.add(x, mH(x)), np.asarray(2, get_aval(x).dtype)), **params)
   if type(dx) is Zero:
     return [v, w], [zero_tangent(v), zero_tangent(w)]
   vdv = matmul(mH(v), matmul(dx, v))
@@ -221,7 +238,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
   if not compute_uv:
     return [s], [ds]
   s_c = lax._convert_element_type(s, dt)
-  f = lax._convert_element_type(_gap_reciprocals(lax.mul(s, s)), dt)
+  f = lax._convert_element_type(_svd_gap_reciprocals(s), dt)
   dps, sdp = _scale(dp, s_c, cols=True), _scale(dp, s_c, cols=False)
   zero = lax.eq(s, np.zeros((), get_aval(s).dtype))
   ones = lax.full_like(s, 1)
