@@ -81,28 +81,27 @@ def _real_dtype(dt):
   return np.dtype(dtypes.finfo(dt).dtype)
 
 
+def _pairs(w):
+  """For a batch of vectors w: matrices of w[j] and of w[i] at each [i, j]."""
+  shape = get_aval(w).shape + (get_aval(w).shape[-1],)
+  nd = len(shape)
+  return (lax.broadcast_in_dim(w, shape, tuple(range(nd - 2)) + (nd - 1,)),
+          lax.broadcast_in_dim(w, shape, tuple(range(nd - 1))))
+
+
 def _gap_reciprocals(w):
   """F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it (for a batch of vectors w)."""
   a = get_aval(w)
-  n = a.shape[-1]
-  shape = a.shape + (n,)
-  nd = len(shape)
-  wj = lax.broadcast_in_dim(w, shape, tuple(range(nd - 2)) + (nd - 1,))
-  wi = lax.broadcast_in_dim(w, shape, tuple(range(nd - 1)))
-  i = eye(n, a.dtype, a.shape[:-1])
-  return lax.sub(lax.div(lax.full(shape, np.ones((), a.dtype)), lax.add(i, lax.sub(wj, wi))), i)
+  wj, wi = _pairs(w)
+  i = eye(a.shape[-1], a.dtype, a.shape[:-1])
+  return lax.sub(lax.div(lax.full_like(wj, 1), lax.add(i, lax.sub(wj, wi))), i)
 
 
 def _svd_gap_reciprocals(s):
   """F[i, j] = 1 / (s[j]^2 - s[i]^2), computed as 1 / ((s[j] + s[i]) (s[j] - s[i])) (no
   cancellation between close squares), and 0 wherever that gap is exactly 0 (the diagonal,
   repeated singular values), as JAX's SVD derivative."""
-  a = get_aval(s)
-  n = a.shape[-1]
-  shape = a.shape + (n,)
-  nd = len(shape)
-  sj = lax.broadcast_in_dim(s, shape, tuple(range(nd - 2)) + (nd - 1,))
-  si = lax.broadcast_in_dim(s, shape, tuple(range(nd - 1)))
+  sj, si = _pairs(s)
   gaps = lax.mul(lax.add(sj, si), lax.sub(sj, si))
   zero = lax.eq(gaps, lax.full_like(gaps, 0))
   ones = lax.full_like(gaps, 1)
