@@ -82,7 +82,8 @@ def _check_pieces(pieces: list, aval: ShapedArray, sharding) -> None:
     if tuple(p.shape) != expected:
       raise ValueError(
           f"Expected shard shape {expected} doesn't match the single device array shape "
-          f"{tuple(p.shape)}. Shape of Array is {aval.str_short(short_dtypes=True)} with sharding {sharding}")
+          f"{tuple(p.shape)}. Shape of Array is {aval.str_short(short_dtypes=True)} with "
+          f"sharding {sharding}")
 
 
 def _host_piece(value) -> np.ndarray:

@@ -27,7 +27,8 @@ from ember.primitives.linalg import DotAlgorithmPreset, Precision
 __all__ = [
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
     "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
-    "sort", "sort_key_val", "top_k", "approx_max_k", "approx_min_k", "dot", "dot_general", "batch_matmul", "Precision",
+    "sort", "sort_key_val", "top_k", "approx_max_k", "approx_min_k", "dot", "dot_general",
+    "batch_matmul", "Precision",
     "DotAlgorithmPreset", "DotDimensionNumbers", "PrecisionLike",
     "reduce_sum_p", "reduce_prod_p", "reduce_max_p", "reduce_min_p", "reduce_and_p",
     "reduce_or_p", "reduce_xor_p", "argmax_p", "argmin_p", "cumsum_p", "cumprod_p", "cummax_p",

@@ -2,14 +2,14 @@
 their iterations.
 
 ``custom_linear_solve`` traces ``matvec``, its transpose and the two solves into jaxprs and binds
-the ``linear_solve`` primitive (primitives/control_flow/linear_solve.py, where its rules are).
-For ``custom_root``, ``f``, ``solve`` and the tangent solve are traced once into jaxprs whose closed-over values
-(parameters of ``f``, arrays ``solve`` reads) become explicit arguments of a ``custom_jvp``
-function. Its value is ``solve(f, initial_guess)``; its tangent with respect to ``f``'s
-parameters ``m`` at the root ``u*`` is ``-(d_u f)^-1 [d_m f . dm]``: the parameters' jvp of ``f``
-at the solution, passed through ``tangent_solve`` of ``f`` linearized there. The solver itself
-is never differentiated (its loop may not be differentiable) and the initial guess gets no
-gradient.
+the ``custom_linear_solve`` primitive (primitives/control_flow/linear_solve.py, where its rules
+are). For ``custom_root``, ``f``, ``solve`` and the tangent solve are traced once into jaxprs
+whose closed-over values (parameters of ``f``, arrays ``solve`` reads) become explicit arguments
+of a ``custom_jvp`` function. Its value is ``solve(f, initial_guess)``; its tangent with respect
+to ``f``'s parameters ``m`` at the root ``u*`` is ``-(d_u f)^-1 [d_m f . dm]``: the parameters'
+jvp of ``f`` at the solution, passed through ``tangent_solve`` of ``f`` linearized there. The
+solver itself is never differentiated (its loop may not be differentiable) and the initial guess
+gets no gradient.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -20,8 +20,8 @@ Example:
     ...   return x
     >>> def sqrt(a):
     ...   return lax.custom_root(lambda x: x ** 2 - a, 1.0, newton, lambda g, y: y / g(1.0))
-    >>> sqrt(2.0), ember.grad(sqrt)(2.0)
-    (Array(1.4142135, dtype=float32, weak_type=True), Array(0.35355338, dtype=float32, weak_type=True))
+    >>> print(sqrt(2.0), ember.grad(sqrt)(2.0))
+    1.4142135 0.35355338
 """
 from __future__ import annotations
 

@@ -63,7 +63,8 @@ class HostCallback:
       # a 64-bit result for a 32-bit declaration (x64 off) is narrowed, as in JAX
       if x.shape != aval.shape or dtypes.canonicalize_dtype(x.dtype) != aval.dtype:
         raise TypeError(f"callback {self!r} returned an array of shape {x.shape} and dtype "
-                        f"{x.dtype}, but its result_shape_dtypes say {aval.str_short(short_dtypes=True)}.")
+                        f"{x.dtype}, but its result_shape_dtypes say "
+                        f"{aval.str_short(short_dtypes=True)}.")
       results.append(x.astype(aval.dtype, copy=False))
     return results
 

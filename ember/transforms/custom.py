@@ -256,10 +256,10 @@ def _check_tangent_types(primals: list, tangents: list) -> None:
   head = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes and " \
       "dtypes"
   if len(want) == 1:
-    raise TypeError(f"{head}. Expected {want[0].str_short(short_dtypes=False)} (tangent type of "
-                    f"{primal[0].str_short(short_dtypes=False)}) but got {got[0].str_short(short_dtypes=False)}.")
-  lines = [f"  primal {p.str_short(short_dtypes=False)} with tangent {g.str_short(short_dtypes=False)}, expecting tangent "
-           f"{w.str_short(short_dtypes=False)}" for p, w, g in zip(primal, want, got)
+    raise TypeError(f"{head}. Expected {want[0].str_short()} (tangent type of "
+                    f"{primal[0].str_short()}) but got {got[0].str_short()}.")
+  lines = [f"  primal {p.str_short()} with tangent {g.str_short()}, expecting tangent "
+           f"{w.str_short()}" for p, w, g in zip(primal, want, got)
            if (w.shape, w.dtype) != (g.shape, g.dtype)]
   raise TypeError(f"{head}, but got:\n" + "\n".join(lines))
 
@@ -353,8 +353,8 @@ def _check_bwd_vma(cts: list, primal_avals: list, in_tree) -> list:
       raise ValueError(
           "Custom VJP bwd rule must produce an output with the same type as the args tuple of "
           f"the primal function, but at output{pytree.keystr(paths[i][0])} the bwd rule "
-          f"produced an output of type {c_aval.str_short(short_dtypes=False)} corresponding to "
-          f"an input of type {p_aval.str_short(short_dtypes=False)}, so the manual axis types "
+          f"produced an output of type {c_aval.str_short()} corresponding to "
+          f"an input of type {p_aval.str_short()}, so the manual axis types "
           "do not match")
   return cts
 

@@ -353,8 +353,8 @@ def _placement(device, backend, in_shardings, out_shardings):
 
 # Every jit of the same function shares its traces (with the same static arguments) and its
 # executables (with the same options), as in JAX: ``jax.jit(f)(x)`` written inside a loop
-# traces and compiles ``f`` once. Functions are
-# held weakly where they can be (their entry goes when they do); at most 4096 are remembered.
+# traces and compiles ``f`` once. Functions are held weakly where they can be (their entry goes
+# when they do); at most 4096 are remembered.
 _signature_caches = LRUCache(4096)  # function (or a weak reference to it) -> {options: cache}
 
 

@@ -174,10 +174,10 @@ def _check_explicit_inputs(args, mesh: Mesh, in_specs) -> None:
         x._sharding != NamedSharding(mesh, spec):
       raise ValueError(
           f"in_specs passed to shard_map: {spec!r} does not match the specs of the input: "
-          f"{x._sharding.spec!r} for arg: {x.aval.str_short(short_dtypes=True)}. `in_specs` is an optional "
-          "argument so you can omit specifying it and shard_map will infer the in_specs from "
-          "the arguments. If you want to reshard your inputs, you can use `ember.sharding."
-          "reshard` on the arguments and then pass those args to shard_map.")
+          f"{x._sharding.spec!r} for arg: {x.aval.str_short(short_dtypes=True)}. `in_specs` is "
+          "an optional argument so you can omit specifying it and shard_map will infer the "
+          "in_specs from the arguments. If you want to reshard your inputs, you can use "
+          "`ember.sharding.reshard` on the arguments and then pass those args to shard_map.")
 
 
 def _lower(ctx, *args, jaxpr, mesh, in_specs, out_specs, check_vma, manual_axes):
@@ -531,7 +531,8 @@ def _check_args(fun, names, avals, specs, mesh: Mesh) -> None:
           f"shard_map applied to the function '{fname}' was given an in_specs entry which is "
           "too long to be compatible with the corresponding input value from the function:\n\n"
           f"in_specs is {spec!r} which has length {len(spec)}, but the passed {where}, has "
-          f"shape {a.str_short(short_dtypes=True)}, which has rank {a.ndim} (and {a.ndim} < {len(spec)})\n\n"
+          f"shape {a.str_short(short_dtypes=True)}, which has rank {a.ndim} (and {a.ndim} < "
+          f"{len(spec)})\n\n"
           "Entries in in_specs must be of length no greater than the number of axes in the "
           f"corresponding input value.\n\nEither revise the spec to be shorter, or modify "
           f"'{fname}' so that its inputs have sufficient rank.")
@@ -544,7 +545,8 @@ def _check_args(fun, names, avals, specs, mesh: Mesh) -> None:
             f"shard_map applied to the function '{fname}' was given argument arrays with axis "
             "sizes that are not evenly divisible by the corresponding mesh axis sizes:\n\n"
             f"The mesh given has shape {mesh.axis_sizes} with corresponding axis names "
-            f"{mesh.axis_names}.\n\nthe passed {where} of shape {a.str_short(short_dtypes=True)}, corresponds "
+            f"{mesh.axis_names}.\n\nthe passed {where} of shape "
+            f"{a.str_short(short_dtypes=True)}, corresponds "
             f"to in_specs of value {spec!r}, which maps array axis {d} (of size {n}) to "
             f"{label} (of size {k}), but {k} does not evenly divide {n}\n\nArray arguments' "
             "axis sizes must be evenly divisible by the mesh axis or axes indicated by the "

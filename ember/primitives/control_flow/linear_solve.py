@@ -1,5 +1,5 @@
-"""The ``custom_linear_solve`` primitive behind ``lax.custom_linear_solve``: ``x = solve(matvec, b)``
-differentiated implicitly, never through the solver.
+"""The ``custom_linear_solve`` primitive behind ``lax.custom_linear_solve``:
+``x = solve(matvec, b)`` differentiated implicitly, never through the solver.
 
 Operands: the closed-over values of the four traced functions (``const_lengths`` says how many
 each has), then the leaves of ``b``. ``jaxprs`` holds ``matvec``, ``vecmat`` (its transpose),
