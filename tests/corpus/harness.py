@@ -97,6 +97,12 @@ def program(fn=None, *, x64: bool = False, rtol: float | None = None, atol: floa
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+def _scrub(text: str) -> str:
+  """``text`` without what varies between runs: object addresses, and the checkout's directory
+  (a message naming a program's file names it relative to tests/corpus)."""
+  return _ADDRESS.sub("", text).replace(HERE + os.sep, "")
+
+
 def _plain(x) -> Any:
   """A JSON-safe scalar: floats as numbers or 'nan'/'inf'/'-inf', complex as [re, im]."""
   if isinstance(x, complex):
@@ -125,7 +131,9 @@ def _is_key_array(x) -> bool:
 def describe(obj) -> Any:
   """The record of ``obj``: a JSON-able tree of everything a user can observe of it."""
   import numpy as np
-  if obj is None or isinstance(obj, (bool, str)):
+  if isinstance(obj, str):
+    return {"kind": "str", "value": _scrub(obj)}
+  if obj is None or isinstance(obj, bool):
     return {"kind": type(obj).__name__, "value": obj}
   if isinstance(obj, (int, float, complex)) and type(obj) in (int, float, complex):
     return {"kind": type(obj).__name__, "value": _plain(obj)}
@@ -156,7 +164,7 @@ def describe(obj) -> Any:
   if dataclasses.is_dataclass(obj):
     return {"kind": "dataclass", "type": type(obj).__name__,
             "items": [[f.name, describe(getattr(obj, f.name))] for f in dataclasses.fields(obj)]}
-  return {"kind": "object", "type": type(obj).__name__, "repr": _ADDRESS.sub("", repr(obj))}
+  return {"kind": "object", "type": type(obj).__name__, "repr": _scrub(repr(obj))}
 
 
 def run(prog: Program) -> dict:
@@ -178,13 +186,13 @@ def run(prog: Program) -> dict:
         result = prog.fn()
         record["result"] = describe(result)
       except Exception as e:  # the error is what the user observes
-        record["error"] = {"type": type(e).__name__, "message": _ADDRESS.sub("", str(e))}
-    record["warnings"] = [[w.category.__name__, str(w.message)] for w in caught]
+        record["error"] = {"type": type(e).__name__, "message": _scrub(str(e))}
+    record["warnings"] = [[w.category.__name__, _scrub(str(w.message))] for w in caught]
   finally:
     for name, value in saved.items():
       if getattr(jax.config, name) != value:
         jax.config.update(name, value)
-  record["stdout"] = _ADDRESS.sub("", out.getvalue())
+  record["stdout"] = _scrub(out.getvalue())
   return record
 
 
