@@ -1,5 +1,9 @@
 """The log-sum-exp family shared by ember.scipy.special and ember.nn: logsumexp, softmax and
-log_softmax, each stabilised by subtracting the (gradient-stopped) maximum, as JAX does."""
+log_softmax, each stabilised by subtracting the (gradient-stopped) maximum, as JAX does.
+
+logsumexp guards a non-finite maximum (all -inf gives -inf); softmax and log_softmax subtract the
+maximum as it is, in the input's dtype (so an infinite maximum gives NaN, and unsigned integers
+wrap), exactly as JAX's do."""
 from __future__ import annotations
 
 import numpy as np
@@ -45,6 +49,8 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     a = jnp.where(b != 0, a, -np.inf)
   else:
     a, = promote_inexact("logsumexp", a)
+  if where is not None:  # masked entries never reach exp, so their gradient is 0, not 0 * inf
+    a = jnp.where(where, a, jnp.zeros_like(a))
   shift = _shift(a, axis, where)
   exp_a = lax.exp(lax.sub(a, shift))
   if b is not None:
@@ -70,10 +76,10 @@ def softmax(x, axis=-1, where=None):
       >>> softmax(jnp.array([0., 1., 2.]))
       Array([0.09003057, 0.24472848, 0.66524094], dtype=float32)
   """
-  x, = promote_inexact("softmax", x)
-  unnormalized = lax.exp(lax.sub(x, _shift(x, axis, where)))
-  total = jnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
-  out = lax.div(unnormalized, total)
+  x_max = jnp.max(x, axis=axis, keepdims=True, where=where, initial=-np.inf)
+  x_safe = x if where is None else jnp.where(where, x, -np.inf)
+  unnormalized = jnp.exp(x_safe - stop_gradient(x_max))
+  out = unnormalized / jnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
   return out if where is None else jnp.where(where, out, 0)
 
 
@@ -86,8 +92,8 @@ def log_softmax(x, axis=-1, where=None):
       >>> log_softmax(jnp.array([0., 1., 2.]))
       Array([-2.407606  , -1.4076059 , -0.40760595], dtype=float32)
   """
-  x, = promote_inexact("log_softmax", x)
-  shifted = lax.sub(x, _shift(x, axis, where))
-  total = jnp.sum(lax.exp(shifted), axis=axis, where=where, keepdims=True)
-  out = lax.sub(shifted, lax.log(total))
+  x_max = jnp.max(x, axis=axis, keepdims=True, where=where, initial=-np.inf)
+  x_safe = x if where is None else jnp.where(where, x, -np.inf)
+  shifted = x_safe - stop_gradient(x_max)
+  out = shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=axis, where=where, keepdims=True))
   return out if where is None else jnp.where(where, out, -np.inf)

@@ -8,7 +8,6 @@ import numpy as np
 
 from ember import lax
 from ember import numpy as jnp
-from ember.scipy._util import promote_inexact
 from ember.transforms.custom import custom_jvp
 
 __all__ = ["log_ndtr", "ndtr", "ndtri"]
@@ -17,17 +16,29 @@ __all__ = ["log_ndtr", "ndtr", "ndtri"]
 def ndtr(x):
   """The standard normal CDF, accurate in both tails (erf near 0, erfc beyond).
 
+  Raises:
+      TypeError: unless ``x`` is float32 or float64 (integers are not promoted, as in JAX).
+
   Example:
       >>> import ember.numpy as jnp
       >>> from ember.scipy.special import ndtr
       >>> ndtr(jnp.array([0., 1.]))
       Array([0.5      , 0.8413447], dtype=float32)
   """
-  x, = promote_inexact("ndtr", x)
   return _ndtr(x)
 
 
+def _float32_or_64(x, note: str = ", see docstring for supported types"):
+  """``x`` as a strongly typed float32 or float64 array; other dtypes (integers included) raise
+  JAX's TypeError, as these functions are defined for those two only."""
+  x = jnp.asarray(x)
+  if x.dtype not in (np.float32, np.float64):
+    raise TypeError(f"x.dtype={x.dtype} is not supported{note}.")
+  return lax.convert_element_type(x, x.dtype)
+
+
 def _ndtr(x):
+  x = _float32_or_64(x)
   half_sqrt_2 = np.asarray(0.5 * np.sqrt(2), x.dtype)
   w = x * half_sqrt_2
   z = lax.abs(w)
@@ -43,6 +54,7 @@ def log_ndtr(x, series_order: int = 3):
 
   Raises:
       ValueError: if ``series_order`` is negative or above 30.
+      TypeError: unless ``x`` is float32 or float64.
 
   Example:
       >>> import ember.numpy as jnp
@@ -55,12 +67,15 @@ def log_ndtr(x, series_order: int = 3):
     raise ValueError("series_order must be non-negative.")
   if series_order > 30:
     raise ValueError("series_order must be <= 30.")
-  x, = promote_inexact("log_ndtr", x)
   return _log_ndtr(x, series_order)
 
 
-@functools.partial(custom_jvp, nondiff_argnums=(1,))
 def _log_ndtr(x, series_order):
+  return _log_ndtr_checked(_float32_or_64(x, note=""), series_order)
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(1,))
+def _log_ndtr_checked(x, series_order):
   lower, upper = (-20., 8.) if x.dtype == np.float64 else (-10., 5.)
   middle = lax.log(_ndtr(jnp.maximum(x, lower)))
   return jnp.where(x > upper, -_ndtr(-x),
@@ -79,11 +94,11 @@ def _log_ndtr_tail(x, series_order):
   return log_scale + lax.log(series)
 
 
-@_log_ndtr.defjvp
+@_log_ndtr_checked.defjvp
 def _log_ndtr_jvp(series_order, primals, tangents):
   x, = primals
   x_dot, = tangents
-  out = _log_ndtr(x, series_order)
+  out = _log_ndtr_checked(x, series_order)
   log_pdf = -0.5 * lax.square(x) - 0.5 * float(np.log(2 * np.pi))
   return out, x_dot * lax.exp(log_pdf - out)
 
@@ -120,17 +135,20 @@ def ndtri(p):
 
   -inf at 0, inf at 1, NaN outside [0, 1].
 
+  Raises:
+      TypeError: unless ``p`` is float32 or float64.
+
   Example:
       >>> import ember.numpy as jnp
       >>> from ember.scipy.special import ndtri
       >>> ndtri(jnp.array([0.5, 0.975]))
       Array([0.       , 1.9599644], dtype=float32)
   """
-  p, = promote_inexact("ndtri", p)
   return _ndtri(p)
 
 
 def _ndtri(p):
+  p = _float32_or_64(p)
   exp_m2 = float(np.exp(-2))
   upper = p > 1 - exp_m2
   y = jnp.where(upper, 1 - p, p)

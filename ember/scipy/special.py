@@ -14,12 +14,11 @@ Example:
 """
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from ember import lax
+from ember import core, lax
 from ember import numpy as jnp
+from ember.core.errors import ConcretizationTypeError
 from ember.scipy import _logsumexp
 from ember.scipy._logsumexp import logsumexp
 from ember.scipy._normal import log_ndtr, ndtr, ndtri
@@ -105,9 +104,10 @@ def loggamma(x):
 
 
 def gammasgn(x):
-  """The sign of the gamma function: 1 or -1, NaN at the poles 0, -1, -2... and at -inf.
+  """The sign of the gamma function: 1 or -1, NaN at the poles -1, -2... and at -inf.
 
-  ``gammasgn(0.)`` is 1 as in JAX.
+  At zero the sign follows the sign bit: ``gammasgn(0.)`` is 1 and ``gammasgn(-0.)`` is -1, as
+  in JAX (gamma is +inf and -inf there).
 
   Example:
       >>> import ember.numpy as jnp
@@ -118,7 +118,8 @@ def gammasgn(x):
   x, = promote_inexact("gammasgn", x)
   floor_x = lax.floor(x)
   odd = lax.rem(floor_x, jnp.asarray(2, x.dtype)) != 0
-  sign = jnp.where(x > 0, 1, jnp.where(odd, -1, 1)).astype(x.dtype)
+  negative = ((x < 0) & odd) | ((x == 0) & jnp.signbit(x))
+  sign = jnp.where(negative, -1, 1).astype(x.dtype)
   pole = (x < 0) & (x == floor_x)
   return jnp.where(pole | (x == -np.inf) | jnp.isnan(x), jnp.nan, sign)
 
@@ -243,7 +244,52 @@ def zeta(x, q=None):
     raise NotImplementedError("Riemann zeta function not implemented; pass q != None to compute "
                               "the Hurwitz Zeta function.")
   x, q = promote_inexact("zeta", x, q)
-  return lax.zeta(*jnp.broadcast_arrays(x, q))
+  return _zeta(*jnp.broadcast_arrays(x, q))
+
+
+@custom_jvp
+def _zeta(x, q):
+  return lax.zeta(x, q)
+
+
+@_zeta.defjvp
+def _zeta_jvp(primals, tangents):
+  x, q = primals
+  x_dot, q_dot = tangents
+  # d/dq is -x zeta(x + 1, q); at the pole x = 1 the value is inf and, as in JAX, both
+  # derivatives are undefined (NaN and -inf).
+  dq = jnp.where(x == 1, np.nan, -x * _zeta(x + 1, q))
+  return _zeta(x, q), x_dot * _zeta_dx(x, q) + q_dot * dq
+
+
+# Bernoulli numbers B_2, B_4, ..., B_26 for the Euler-Maclaurin tail of the zeta series.
+_BERNOULLI_EVEN = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
+                   43867 / 798, -174611 / 330, 854513 / 138, -236364091 / 2730, 8553103 / 6)
+
+
+def _zeta_dx(s, q, terms: int = 10):
+  """d/ds of the Hurwitz zeta function: the derivative of its Euler-Maclaurin form
+  ``sum_{k<N} (q+k)^-s + a^(1-s)/(s-1) + a^-s/2 + sum_j B_2j/(2j)! s(s+1)..(s+2j-2) a^(1-s-2j)``
+  with ``a = q + N``, term by term."""
+  out = jnp.zeros_like(s)
+  for k in range(terms):
+    base = q + k
+    out = out - lax.log(base) * base ** -s
+  a = q + terms
+  log_a, a_sq = lax.log(a), a * a
+  lead = a ** (1 - s)
+  out = out - log_a * lead / (s - 1) - lead / (s - 1) ** 2 - log_a * a ** -s / 2
+  # r = s(s+1)..(s+2j-2) / ((2j)! a^2j) and dr = dr/ds, built a factor at a time so neither
+  # overflows for large s
+  r, dr = s / (2 * a_sq), jnp.ones_like(s) / (2 * a_sq)
+  for j, b in enumerate(_BERNOULLI_EVEN, start=1):
+    if j > 1:
+      for i in (2 * j - 3, 2 * j - 2):
+        scale = (i + 2) * a  # the factorial's next factor with one a
+        dr = (dr * (s + i) + r) / scale
+        r = r * (s + i) / scale
+    out = out + b * lead * (dr - log_a * r)
+  return out
 
 
 def expit(x):
@@ -268,7 +314,19 @@ def logit(x):
       Array([0.       , 1.0986123], dtype=float32)
   """
   x, = promote_inexact("logit", x)
+  return _logit(x)
+
+
+@custom_jvp
+def _logit(x):
   return lax.log(lax.div(x, lax.sub(jnp.ones_like(x), x)))
+
+
+@_logit.defjvp
+def _logit_jvp(primals, tangents):
+  x, = primals
+  x_dot, = tangents
+  return _logit(x), x_dot / (x * (1 - x))
 
 
 def xlogy(x, y):
@@ -335,7 +393,19 @@ def entr(x):
       Array([-0.       ,  0.3465736,       -inf], dtype=float32)
   """
   x, = promote_inexact("entr", x)
-  return jnp.where(x < 0, -np.inf, -xlogy(x, x))
+  return jnp.where(x < 0, -np.inf, -_xlogx(x))
+
+
+@custom_jvp
+def _xlogx(x):
+  return _xlogy(x, x)
+
+
+@_xlogx.defjvp
+def _xlogx_jvp(primals, tangents):
+  x, = primals
+  x_dot, = tangents
+  return _xlogx(x), x_dot * (lax.log(x) + 1)
 
 
 def rel_entr(p, q):
@@ -348,10 +418,17 @@ def rel_entr(p, q):
       Array([-0.6931472,  0.       ], dtype=float32)
   """
   p, q = promote_inexact("rel_entr", p, q)
+  return _rel_entr(p, q)
+
+
+def _rel_entr(p, q):
+  """``p log p - p log q`` where both are positive (so inf/inf and nan stay nan there), 0 at
+  p = 0 <= q, inf elsewhere; the gradient is zero off the positive quadrant, as in JAX."""
   both_pos = (p > 0) & (q > 0)
-  safe_q = jnp.where(both_pos, q, 1)
-  out = jnp.where(both_pos, xlogy(p, p / safe_q), jnp.inf)
-  return jnp.where((p == 0) & (q >= 0), jnp.zeros_like(out), out)
+  safe_p, safe_q = jnp.where(both_pos, p, 1), jnp.where(both_pos, q, 1)
+  inside = _xlogx(safe_p) - _xlogy(safe_p, safe_q)
+  outside = jnp.where((p == 0) & (q >= 0), jnp.zeros_like(inside), np.inf)
+  return jnp.where(both_pos, inside, outside)
 
 
 def kl_div(p, q):
@@ -364,10 +441,7 @@ def kl_div(p, q):
       Array([0.30685282, 1.        ], dtype=float32)
   """
   p, q = promote_inexact("kl_div", p, q)
-  both_pos = (p > 0) & (q > 0)
-  safe_q = jnp.where(both_pos, q, 1)
-  out = jnp.where(both_pos, xlogy(p, p / safe_q) - p + q, jnp.inf)
-  return jnp.where((p == 0) & (q >= 0), q, out)
+  return _rel_entr(p, q) - p + q
 
 
 def i0(x):
@@ -441,7 +515,8 @@ def factorial(n, exact: bool = False):
 def comb(N, k, *, repetition: bool = False):
   """The number of combinations of ``N`` things taken ``k`` at a time, as real numbers.
 
-  Zero where ``k < 0`` or ``k > N`` or ``N < 0`` (as in SciPy's ``exact=False``).
+  Zero where ``k < 0`` or ``k > N`` or ``N < 0`` (as in SciPy's ``exact=False``). With
+  ``repetition``, ``comb(N + k - 1, k)``, and 1 where ``k == 0`` and ``N >= 0``.
 
   Example:
       >>> import ember.numpy as jnp
@@ -451,7 +526,7 @@ def comb(N, k, *, repetition: bool = False):
   """
   N, k = promote_inexact("comb", N, k)
   if repetition:
-    return comb(N + k - 1, k)
+    return jnp.where((k == 0) & (N >= 0), jnp.ones_like(N * k), comb(N + k - 1, k))
   valid = (N >= 0) & (k >= 0) & (k <= N)
   log_comb = lax.lgamma(N + 1) - lax.lgamma(k + 1) - lax.lgamma(N - k + 1)
   return jnp.where(valid, lax.exp(log_comb), 0)
@@ -477,7 +552,9 @@ def multigammaln(a, d):
       >>> multigammaln(3.5, 3)
       Array(3.8958988, dtype=float32)
   """
-  d = operator.index(d)
+  if isinstance(d, core.Tracer):
+    raise ConcretizationTypeError(d, "d argument of multigammaln")
+  d = int(d)
   a, = promote_inexact("multigammaln", a)
   js = jnp.arange(d, dtype=a.dtype)
   terms = lax.lgamma(jnp.expand_dims(a, -1) - js / 2)
