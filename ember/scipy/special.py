@@ -1,10 +1,11 @@
 """ember.scipy.special: SciPy's special functions on ember arrays, mirroring ``jax.scipy.special``.
 
-Integer and boolean inputs are promoted to the default float dtype, as in JAX; values match
+Integer and boolean inputs are promoted to the default float dtype, as in JAX (``ndtr``,
+``ndtri`` and ``log_ndtr`` take float32 and float64 only, as JAX's do); values match
 SciPy's (including at the edges: ``gamma(0)`` is inf, ``xlogy(0, 0)`` is 0). Functions built
 from lax operations differentiate and batch like any composition; ``xlogy``, ``xlog1py``,
-``log_ndtr`` and the log-sum-exp family carry JAX's custom derivatives so gradients are finite
-where the naive formula's are not.
+``entr``, ``logit``, ``zeta``, ``log_ndtr`` and the log-sum-exp family carry JAX's custom
+derivatives, so gradients are JAX's where the naive formula's are not.
 
 Example:
     >>> import ember.numpy as jnp
