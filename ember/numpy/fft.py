@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import textwrap
 
@@ -52,7 +53,11 @@ def _resize(x, axis: int, n: int):
 
 
 def _input_dtype(dt, fft_type: FftType):
-  """The dtype lax.fft takes: complex, or real float32/float64 for RFFT."""
+  """The dtype lax.fft takes: complex, or real float32/float64 for RFFT (integers and booleans
+  become the default float; a narrower float raises, as in JAX)."""
+  if fft_type == FftType.RFFT and dtypes.issubdtype(dt, np.floating) and \
+      np.dtype(dt) not in (np.float32, np.float64):
+    raise ValueError(f"RFFT input must be float32 or float64, got {np.dtype(dt)}")
   cdt = dtypes.to_complex_dtype(dtypes.to_inexact_dtype(dt))
   return np.dtype(dtypes.finfo(cdt).dtype) if fft_type == FftType.RFFT else cdt
 
@@ -110,8 +115,9 @@ def _fft_core(func_name: str, fft_type: FftType, a, s, axes, norm):
     raise ValueError("Shape and axes have different lengths.")
   if fft_type == FftType.RFFT and dtypes.is_complex(get_aval(arr).dtype):
     raise ValueError("only real valued inputs supported for rfft")
-  if not axes:
-    return lax._convert_element_type(arr, _input_dtype(get_aval(arr).dtype, FftType.FFT))
+  if not axes:  # nothing to transform: the input in the dtype the transform takes
+    kind = FftType.RFFT if fft_type == FftType.RFFT else FftType.FFT
+    return lax._convert_element_type(arr, _input_dtype(get_aval(arr).dtype, kind))
   shape = get_aval(arr).shape
   if s is None:
     s = tuple(shape[ax] for ax in axes)
@@ -261,38 +267,58 @@ def ihfft(a, n=None, axis: int = -1, norm=None):
   return lax.conj(rfft(a, n, axis, norm))
 
 
-def _freq_dtype(dtype):
-  return dtypes.default_float_dtype() if dtype is None else \
-      dtypes.check_and_canonicalize_user_dtype(dtype, "fftfreq")
+def _freq_args(name: str, n, d, dtype):
+  """``n`` as an int, ``d`` as a float (or array) and the result dtype, with JAX's errors."""
+  if isinstance(n, (list, tuple)):
+    raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. "
+                     f"Got n = {list(n)}.")
+  if isinstance(d, (list, tuple)):
+    raise ValueError(f"The d argument of jax.numpy.fft.{name} only takes a single value. "
+                     f"Got d = {list(d)}.")
+  if isinstance(d, numbers.Number):
+    d = float(d)  # a complex spacing raises float()'s TypeError, as in JAX
+  try:
+    n = operator.index(n)
+  except TypeError:
+    n = int(n)
+  dt = dtypes.default_float_dtype() if dtype is None else \
+      dtypes.check_and_canonicalize_user_dtype(dtype, name)
+  return n, d, dt
 
 
 def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
   """The sample frequencies of an n-point DFT with sample spacing ``d``:
   [0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d n).
 
+  The frequencies are computed in floating point and then cast to ``dtype``, as in JAX (so an
+  integer dtype truncates them).
+
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.fft.fftfreq(5, 0.5)
       Array([ 0. ,  0.4,  0.8, -0.8, -0.4], dtype=float32)
   """
-  n = operator.index(n)
-  dt = _freq_dtype(dtype)
-  k = np.concatenate([np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0)]).astype(dt)
-  return _creation.asarray(k, device=device) / (_creation.asarray(d, dtype=dt) * n)
+  n, d, dt = _freq_args("fftfreq", n, d, dtype)
+  work = dt if dtypes.issubdtype(dt, np.inexact) else dtypes.default_float_dtype()
+  k = np.concatenate([np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0)]).astype(work)
+  freqs = _creation.asarray(k, device=device) / (_creation.asarray(d) * n)
+  return lax._convert_element_type(freqs, dt)
 
 
 def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
   """The sample frequencies of rfft's output: [0, 1, ..., n // 2] / (d n).
+
+  As in JAX, ``dtype`` is that of the indices 0..n // 2 and of ``d n`` (an integer dtype
+  truncates ``d n``); the quotient is a true division, so integer dtypes give floats.
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.fft.rfftfreq(5, 2)
       Array([0. , 0.1, 0.2], dtype=float32)
   """
-  n = operator.index(n)
-  dt = _freq_dtype(dtype)
-  k = np.arange(n // 2 + 1).astype(dt)
-  return _creation.asarray(k, device=device) / (_creation.asarray(d, dtype=dt) * n)
+  n, d, dt = _freq_args("rfftfreq", n, d, dtype)
+  k = _creation.arange(n // 2 + 1, dtype=dt, device=device)
+  return k / lax._convert_element_type(_creation.asarray(d) * n, dt)
 
 
 def _shift(x, axes, sign: int):

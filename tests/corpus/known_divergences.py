@@ -80,12 +80,6 @@ KNOWN: dict[str, str] = {
     "linalg_fft_edge::multi_dot_one_array_error":
         "bug to fix: multi_dot([M]) of one 2-D array raises in ember; JAX 0.10.2 returns a "
         "value (it splits M into rows; a JAX quirk) (numpy/_linalg_norms.py)",
-    "linalg_fft_edge::rfft_float16_error":
-        "bug to fix: rfft of float16 upcasts silently in ember; JAX raises 'RFFT input must be "
-        "float32 or float64' (numpy/fft.py _input_dtype)",
-    "linalg_fft_edge::irfft_and_hfft_float16":
-        "bug to fix: float16 inputs to irfft/hfft/ihfft follow ember's upcast where JAX raises "
-        "(numpy/fft.py _input_dtype)",
     "linalg_fft_edge::fft_zero_dim_input":
         "decision (AxisError): fft of a 0-d array raises NumPy's AxisError where JAX raises "
         "ValueError, same message",
@@ -121,22 +115,6 @@ KNOWN: dict[str, str] = {
     "linalg_fft_edge::svd_grad_degenerate_and_singular":
         "gradient of an SVD reconstruction at a singular matrix: JAX gives nan, ember finite "
         "values (ember masks 1/s at s = 0 throughout; primitives/spectral.py _svd_jvp)",
-    "linalg_fft_edge::fftfreq_int_dtype":
-        "bug to fix: fftfreq(n, dtype=int32) gives float32 in ember (JAX int32), and a "
-        "fractional d is cast to int first (numpy/fft.py)",
-    "linalg_fft_edge::rfftfreq_int_dtype":
-        "bug to fix: same as fftfreq_int_dtype for rfftfreq",
-    "linalg_fft_edge::fftfreq_n_list_error":
-        "fftfreq with a list n: JAX raises its own ValueError, ember a TypeError",
-    "linalg_fft_edge::fftfreq_d_list_error":
-        "fftfreq with a list d: JAX raises ValueError, ember TypeError",
-    "linalg_fft_edge::rfftfreq_d_list_error":
-        "rfftfreq with a 1-tuple d: JAX raises ValueError, ember returns an array",
-    "linalg_fft_edge::fftn_empty_axes":
-        "bug to fix: rfftn with axes=() returns complex64 in ember; JAX float32 (numpy/fft.py "
-        "_fft_core shortcut)",
-    "linalg_fft_edge::fftn_zero_dim_input":
-        "bug to fix: rfftn of a 0-d input returns complex64 in ember; JAX float32",
     "jit_api::pytree_arguments_and_outputs_keep_dict_order":
         "values and key order match; str(treedef) is optree's 'PyTreeSpec(({...}, [*, (*,)]))' "
         "where JAX prints 'PyTreeDef(...)' (ember/pytree/__init__.py)",
