@@ -202,7 +202,9 @@ def test_errors():
        r"Both input arrays must be \(arrays of\) 3-dimensional vectors"),
       (lambda: L.outer(np.ones((2, 2)), np.ones(2)), ValueError,
        "Input arrays must be one-dimensional, but they are x1.ndim=2 x2.ndim=1"),
-      (lambda: L.multi_dot([np.ones(3)]), ValueError, "multi_dot requires at least two arrays"),
+      (lambda: L.multi_dot([]), ValueError, "multi_dot requires at least two arrays"),
+      (lambda: L.multi_dot([np.ones(3)]), ValueError,  # JAX chains a lone array's rows
+       r"must all be two-dimensional.*Got array shapes \[\(\), \(\), \(\)\]"),
       (lambda: L.lstsq(np.ones(3), np.ones(3)), TypeError,
        "1-dimensional array given. Array must be two-dimensional"),
       (lambda: L.qr(np.eye(3), mode="bad"), ValueError, "Unsupported QR decomposition mode 'bad'"),

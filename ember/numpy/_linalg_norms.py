@@ -49,7 +49,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):
   if ord == -np.inf:
     return jnp.min(jnp.abs(x), axis=axis, keepdims=keepdims)
   if ord == 0:
-    real = dtypes.finfo(dtypes.to_inexact_dtype(x.dtype)).dtype
+    real = dtypes.finfo(x.dtype).dtype  # integers raise finfo's "not inexact", as in JAX
     return jnp.sum(x != 0, dtype=real, axis=axis, keepdims=keepdims)
   if ord == 1:
     return jnp.sum(jnp.abs(x), axis=axis, keepdims=keepdims)
@@ -88,8 +88,6 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):
       Array(6., dtype=float32)
   """
   x = _inexact("jnp.linalg.norm", x)
-  if isinstance(axis, list):
-    axis = tuple(axis)
   return _norm_jit(x, ord=ord, axis=axis, keepdims=bool(keepdims))
 
 
@@ -283,6 +281,8 @@ def multi_dot(arrays, *, precision=None):
       Array(6., dtype=float32)
   """
   check_arraylike("jnp.linalg.multi_dot", *arrays)
+  if len(arrays) == 1:  # as in JAX, a lone array stands for the chain of its rows
+    arrays = list(arrays[0])
   arrs = [jnp.asarray(a) for a in arrays]
   if len(arrs) < 2:
     raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrs)}")

@@ -430,12 +430,13 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
   eps = dtypes.finfo(dt).eps
   rcond = eps * max(m, n) if rcond is None else jnp.where(jnp.asarray(rcond) < 0, eps, rcond)
   u, s, vt = lax_linalg.svd(a, full_matrices=False)
-  keep = s >= jnp.asarray(rcond, dtype=s.dtype) * s[0]
+  s_max = s[0] if s.shape[0] else jnp.zeros((), s.dtype)
+  keep = (s >= jnp.asarray(rcond, dtype=s.dtype) * s_max) & (s > 0)  # a zero matrix: rank 0
   rank = keep.sum()
   s_inv = jnp.where(keep, 1 / jnp.where(keep, s, 1), 0).astype(dt)[:, None]
   x = _H(vt) @ (s_inv * (_H(u) @ b))
   if numpy_resid and (rank < n or m <= n):
-    resid = jnp.asarray([], dtype=s.dtype)
+    resid = jnp.asarray([])  # the default float dtype, as in JAX
   else:
     resid = norm(b - a @ x, axis=0) ** 2
   return (x.ravel() if vector else x), resid, rank, s
@@ -525,10 +526,33 @@ def det(a):
   return _det_jit(a)
 
 
+def _small_det(a):
+  return a[..., 0, 0] if a.shape[-1] == 1 else _det_2x2(a)
+
+
+@custom_jvp
 def _slogdet_direct(a):
   """slogdet of 1 x 1 and 2 x 2 matrices from their determinant."""
-  d = a[..., 0, 0] if a.shape[-1] == 1 else _det_2x2(a)
+  d = _small_det(a)
   return jnp.sign(d), jnp.real(jnp.log(jnp.abs(d)))
+
+
+@_slogdet_direct.defjvp
+def _slogdet_direct_jvp(primals, tangents):
+  """As ``_slogdet_jvp`` with tr(a^-1 da) = d det / det from the determinant's own formula (so
+  a singular matrix gives signed infinities)."""
+  (a,), (da,) = primals, tangents
+  sign, logdet = _slogdet_direct(a)
+  d = _small_det(a)
+  if a.shape[-1] == 1:
+    d_dot = da[..., 0, 0]
+  else:
+    d_dot = (a[..., 0, 0] * da[..., 1, 1] + da[..., 0, 0] * a[..., 1, 1]
+             - a[..., 0, 1] * da[..., 1, 0] - da[..., 0, 1] * a[..., 1, 0])
+  t = d_dot / d
+  if dtypes.is_complex(a.dtype):
+    return (sign, logdet), ((t - jnp.real(t).astype(t.dtype)) * sign, jnp.real(t))
+  return (sign, logdet), (jnp.zeros_like(sign), t)
 
 
 def _slogdet_from(diag, negate):

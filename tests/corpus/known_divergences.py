@@ -77,9 +77,6 @@ KNOWN: dict[str, str] = {
     "lax_edge::random_rbg_impl_keys":
         "missing: the 'rbg' PRNG implementation (random.key(impl='rbg') raises "
         "NotImplementedError naming it; docs/differences.md, issue 16)",
-    "linalg_fft_edge::multi_dot_one_array_error":
-        "bug to fix: multi_dot([M]) of one 2-D array raises in ember; JAX 0.10.2 returns a "
-        "value (it splits M into rows; a JAX quirk) (numpy/_linalg_norms.py)",
     "linalg_fft_edge::fft_zero_dim_input":
         "decision (AxisError): fft of a 0-d array raises NumPy's AxisError where JAX raises "
         "ValueError, same message",
@@ -89,29 +86,9 @@ KNOWN: dict[str, str] = {
     "linalg_fft_edge::fft2_repeated_axes_error":
         "ember raises ValueError naming the repeated axes; JAX checks before normalizing, so "
         "axes=(1, -1) fails later in transpose with a TypeError (numpy/fft.py)",
-    "linalg_fft_edge::lstsq_zero_matrix_rank_zero":
-        "bug to fix: lstsq of an all-zero matrix gives nan and rank 2 in ember; JAX zeros, the "
-        "residual and rank 0 (its mask has s > 0) (numpy/_linalg_norms.py lstsq)",
-    "linalg_fft_edge::lstsq_empty_matrix":
-        "bug to fix: lstsq of a 0x3 matrix raises a slice-size TypeError in ember; JAX returns "
-        "zeros (numpy/_linalg_norms.py lstsq)",
-    "linalg_fft_edge::lstsq_numpy_resid_empty_dtype_x64":
-        "bug to fix: lstsq(numpy_resid=True) under x64 returns an empty float32 residual; JAX "
-        "float64",
-    "linalg_fft_edge::norm_axis_as_list":
-        "ember accepts a list axis in linalg.norm; JAX raises ValueError (a list is not "
-        "hashable as its static argument)",
-    "linalg_fft_edge::vector_norm_int_input_orders":
-        "bug to fix: vector_norm of an int array with ord=0 returns float32 in ember; JAX "
-        "raises ValueError (not inexact)",
     "linalg_fft_edge::pinv_1d_error":
         "both raise ValueError for pinv of a 1-D array; the messages differ (JAX: 'not enough "
         "values to unpack')",
-    "linalg_fft_edge::slogdet_complex_grads":
-        "bug to fix: the sign's derivative of slogdet of complex 1x1/2x2 matrices is 0 in "
-        "ember; JAX's small-matrix custom_jvp gives it (numpy/linalg.py _slogdet_direct)",
-    "linalg_fft_edge::slogdet_jvp_small_sign_tangent":
-        "bug to fix: same cause as slogdet_complex_grads (sign tangent 0 vs JAX 0.5)",
     "linalg_fft_edge::svd_grad_degenerate_and_singular":
         "gradient of an SVD reconstruction at a singular matrix: JAX gives nan, ember finite "
         "values (ember masks 1/s at s = 0 throughout; primitives/spectral.py _svd_jvp)",
