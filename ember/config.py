@@ -85,7 +85,8 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
     "jax_numpy_rank_promotion": (_enum("allow", "warn", "raise"),),
     "jax_default_matmul_precision": (_enum(*_MATMUL_PRECISIONS, optional=True),),
     "jax_default_prng_impl": (_enum(*_PRNG_IMPLS), _only(
-        ("threefry2x32",), "the only PRNG implementation is threefry2x32.")),
+        ("threefry2x32", "rbg", "unsafe_rbg"), "ember's PRNG implementations are threefry2x32, "
+        "rbg and unsafe_rbg.")),
     "jax_traceback_filtering": (_enum(*_TRACEBACK_FILTERING), _only(
         ("auto", "off"), "ember does not filter its frames out of tracebacks, so 'auto' and "
         "'off' both show every frame.")),

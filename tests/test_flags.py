@@ -157,8 +157,16 @@ def _dtype_promotion():
 def _prng_impl():
   ember.config.update("jax_default_prng_impl", "threefry2x32")
   np.testing.assert_array_equal(ember.random.key_data(ember.random.key(0)), [0, 0])
-  with pytest.raises(NotImplementedError, match="jax_default_prng_impl='rbg'"):
-    ember.config.update("jax_default_prng_impl", "rbg")
+  ember.config.update("jax_default_prng_impl", "rbg")
+  try:  # raw keys are read, and made, with the default implementation
+    np.testing.assert_array_equal(ember.random.PRNGKey(3), [0, 3, 0, 3])
+    assert str(ember.random.key(0).dtype) == "key<rbg>"
+    np.testing.assert_array_equal(ember.random.bits(ember.random.PRNGKey(0), (2,)),
+                                  [1713891541, 3781805453])  # JAX 0.10.2's values
+  finally:
+    ember.config.update("jax_default_prng_impl", "threefry2x32")
+  with pytest.raises(NotImplementedError, match="jax_default_prng_impl='philox4x32'"):
+    ember.config.update("jax_default_prng_impl", "philox4x32")
   with pytest.raises(ValueError, match="new enum value must be in"):
     ember.config.update("jax_default_prng_impl", "mersenne")
   assert ember.config.jax_default_prng_impl == "threefry2x32"

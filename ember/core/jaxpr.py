@@ -240,8 +240,8 @@ def pp_param_value(value, names: _Names):
     return pp.text(value.name)
   if isinstance(value, type) and issubclass(value, np.generic):
     return pp.text(np.dtype(value).name)
-  if isinstance(value, enum.IntEnum):
-    return pp.text(str(int(value)))
+  if isinstance(value, enum.IntEnum):  # its number, unless its class prints a name
+    return pp.text(str(value) if "__str__" in vars(type(value)) else str(int(value)))
   if isinstance(value, enum.Enum):
     return pp.text(f"{type(value).__name__}.{value.name}")
   if isinstance(value, tuple) and hasattr(value, "_fields"):  # printed by its repr, as JAX's:

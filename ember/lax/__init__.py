@@ -12,6 +12,7 @@ from ember.lax.windowed import *  # noqa: F401,F403,E402
 from ember.lax.control_flow import *  # noqa: F401,F403,E402
 from ember.lax.special import *  # noqa: F401,F403,E402
 from ember.lax.incomplete_gamma import *  # noqa: F401,F403,E402
+from ember.primitives.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401,E402
 
 
 def __getattr__(name):

@@ -27,8 +27,8 @@ from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
 from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
-from ember.random._prng import (canonicalize_shape, check_key, jitted, threefry_random_bits,
-                                threefry_split)
+from ember.random._prng import (canonicalize_shape, check_key, jitted, random_bits,
+                                split_keys)
 from ember.random._samplers import (as_dtype, check_gumbel_mode, check_shape, float_args,
                                     float_dtype, gumbel_sample, maxwell_sample, sample_shape,
                                     split2, split3, uniform_sample)
@@ -76,7 +76,7 @@ def randint_sample(key, minval, maxval, *, shape, dtype):
   maxval = lax.broadcast_to_rank(_clip_convert(maxval, dtype, info.min, info.max), len(shape))
   unsigned = np.dtype(f"uint{info.bits}")
   # The bits of split(key)[0] and split(key)[1], in one threefry call.
-  both = threefry_random_bits(threefry_split(key, shape=(2,)), bit_width=info.bits, shape=shape)
+  both = random_bits(split_keys(key, shape=(2,)), bit_width=info.bits, shape=shape)
   higher, lower = (lax.index_in_dim(both, i, keepdims=False) for i in (0, 1))
   span = lax._convert_element_type(lax.sub(maxval, minval), unsigned)
   span = lax.select(lax.le(maxval, minval), lax.full_like(span, 1), span)  # empty: minval
@@ -420,7 +420,7 @@ def shuffle_sample(key, x, *, axis):
   rounds = math.ceil(3 * math.log(max(1, math.prod(x.shape))) / math.log(2 ** 32 - 1))
   for _ in range(rounds):
     key, subkey = split2(key)
-    sort_keys = threefry_random_bits(subkey, bit_width=32, shape=x.shape)
+    sort_keys = random_bits(subkey, bit_width=32, shape=x.shape)
     _, x = lax.sort_key_val(sort_keys, x, axis)
   return x
 

@@ -30,7 +30,8 @@ from ember import numpy as jnp
 from ember.core.trace import get_aval
 from ember.numpy._util import check_arraylike
 from ember.random._discrete import rademacher_sample
-from ember.random._prng import canonicalize_shape, check_key, jitted, threefry_split
+from ember.random._prng import (canonicalize_shape, check_key, current_impl, jitted, split_keys,
+                                threefry_prng_impl)
 from ember.random._samplers import (as_dtype, check_shape, exponential_sample, float_dtype,
                                     normal_real, normal_sample, sample_shape, split2,
                                     split3, uniform_sample)
@@ -88,8 +89,13 @@ def _gamma_one(key, alpha, *, log_space: bool):
 
 
 def _gamma_draw(keys, a, log_space: bool):
-  """One Gamma(a[i]) sample (or its log) per key ``keys[i]``."""
-  return vmap(lambda k, x: _gamma_one(k, x, log_space=log_space))(keys, a)
+  """One Gamma(a[i]) sample (or its log) per key ``keys[i]``: vmapped for threefry keys, a
+  ``lax.map`` for others, as in JAX (under vmap an rbg key's bits would all come from the
+  first key)."""
+  one = lambda k, x: _gamma_one(k, x, log_space=log_space)
+  if current_impl() is threefry_prng_impl:
+    return vmap(one)(keys, a)
+  return lax.map(lambda args: one(*args), (keys, a))
 
 
 _gamma_draw = custom_jvp(_gamma_draw, nondiff_argnums=(2,))
@@ -113,7 +119,7 @@ def gamma_sample(key, a, *, shape, dtype, log_space: bool):
   """Gamma(a) samples of ``shape``: one key of ``split(key, size)`` per element."""
   a = jnp.broadcast_to(as_dtype(a, dtype), shape)
   size = math.prod(shape)
-  keys = threefry_split(key, shape=(size,))
+  keys = split_keys(key, shape=(size,))
   return lax.reshape(_gamma_draw(keys, lax.reshape(a, (size,)), log_space), shape)
 
 
@@ -346,6 +352,9 @@ def poisson(key, lam, shape=None, dtype=None):
       Array([6, 2, 2, 1, 5, 2], dtype=int32)
   """
   data, _ = check_key("poisson", key)
+  if data._impl.name != "threefry2x32":  # JAX's sampler relies on threefry's splits
+    raise NotImplementedError("`poisson` is only implemented for the threefry2x32 RNG, not "
+                              f"{data._impl}")
   check_arraylike("poisson", lam)
   if dtype is None:
     dtype = dtypes.default_int_dtype()

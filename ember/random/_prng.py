@@ -1,8 +1,14 @@
-"""The threefry2x32 PRNG: its primitive, keys, and the key operations (seed, split, fold_in, bits).
+"""The PRNG implementations (threefry2x32, rbg, unsafe_rbg, and any defined by a library), the
+threefry2x32 primitive, keys, and the key operations (seed, split, fold_in, bits).
+
+rbg and unsafe_rbg keys are uint32[4]: their bits come from ``lax.rng_bit_generator``; rbg
+splits and folds each half of the key as a threefry key, unsafe_rbg draws new keys from the
+generator. The samplers are written once over raw key data and traced (``jitted``) with the
+implementation of their key in effect.
 
 ``threefry2x32_p`` is Random123's Threefry-2x32 block cipher with 20 rounds: it encrypts the
 counter pair ``(x1, x2)`` under the key pair ``(k1, k2)``, elementwise over broadcast uint32
-operands. Everything random in ember is built from it, the way JAX's default PRNG is, and with
+operands. The default implementation is built from it, the way JAX's is, and with
 JAX's ``jax_threefry_partitionable`` counters (JAX 0.10's default), so the same key gives the
 same bits as JAX:
 
@@ -23,9 +29,9 @@ the data's trailing key-word axis.
 """
 from __future__ import annotations
 
-import functools
 import math
 import operator
+import threading
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -44,7 +50,9 @@ from ember.transforms.jit import jit
 
 __all__ = ["threefry2x32_p", "threefry_2x32", "PRNGKeyArray", "KeyDType", "PRNGKey", "key",
            "wrap_key_data", "key_data", "key_impl", "key_dtype", "clone", "split", "fold_in",
-           "bits", "check_key", "jitted", "canonicalize_shape"]
+           "bits", "check_key", "jitted", "canonicalize_shape", "PRNGImpl", "threefry_prng_impl",
+           "rbg_prng_impl", "unsafe_rbg_prng_impl", "define_prng_impl", "seed_with_impl",
+           "random_seed", "split_keys", "random_bits"]
 
 _U32 = np.dtype(np.uint32)
 
@@ -235,7 +243,7 @@ def threefry_seed(seed):
   return _stack_words(hi, lo)
 
 
-def threefry_split(key, *, shape):
+def threefry_split(key, shape):
   k1, k2 = _words(key)
   return _stack_words(*threefry_2x32(k1, k2, *iota_2x32_shape(shape), unroll=False))
 
@@ -245,7 +253,7 @@ def threefry_fold_in(key, data):
   return _stack_words(*threefry_2x32(k1, k2, np.uint32(0), data, unroll=False))
 
 
-def threefry_random_bits(key, *, bit_width: int, shape):
+def threefry_random_bits(key, bit_width: int, shape):
   """Random bits of ``shape`` from one key, or ``batch + shape`` of them from keys of shape
   ``batch + (2,)`` (each key's stream as it would be alone). Drawing several streams in one
   threefry call keeps one cipher per XLA kernel, which LLVM compiles far faster than two."""
@@ -267,7 +275,9 @@ def threefry_random_bits(key, *, bit_width: int, shape):
 
 
 class PRNGImpl(NamedTuple):
-  """A PRNG implementation: its key shape, key operations and names (only threefry2x32 here)."""
+  """A PRNG implementation: its key shape and key operations, ``seed(seed)``,
+  ``split(key, shape)``, ``random_bits(key, bit_width, shape)`` and ``fold_in(key, data)`` on
+  raw key data, and its names (``str`` gives the tag that key dtypes print, as in JAX)."""
   key_shape: tuple
   seed: Callable
   split: Callable
@@ -276,9 +286,118 @@ class PRNGImpl(NamedTuple):
   name: str
   tag: str
 
+  def __str__(self):
+    return self.tag
+
 
 threefry_prng_impl = PRNGImpl((2,), threefry_seed, threefry_split, threefry_random_bits,
                               threefry_fold_in, "threefry2x32", "fry")
+
+
+# --- the rbg PRNGs: XLA's bit generator for bits, keys made of two threefry keys -----------------
+
+def _key_halves(key):
+  return lax.slice_in_dim(key, 0, 2, axis=-1), lax.slice_in_dim(key, 2, 4, axis=-1)
+
+
+def rbg_seed(seed):
+  """A uint32[4] key: the threefry key of ``seed``, twice."""
+  half = threefry_seed(seed)
+  return lax.concatenate([half, half], 0)
+
+
+def rbg_split(key, shape):
+  """Each half of the key split as a threefry key."""
+  return lax.concatenate([threefry_split(h, shape) for h in _key_halves(key)],
+                         len(tuple(shape)))
+
+
+def rbg_fold_in(key, data):
+  return lax.concatenate([threefry_fold_in(h, data) for h in _key_halves(key)], 0)
+
+
+def rbg_random_bits(key, bit_width: int, shape):
+  """``lax.rng_bit_generator``'s bits; keys of shape ``batch + (4,)`` each give their own
+  stream (under ``vmap`` the generator's batching rule applies instead, as in JAX)."""
+  from ember.primitives.rng import rng_bit_generator
+  dtype = np.dtype(f"uint{bit_width}")
+  batch = get_aval(key).shape[:-1]
+  if not batch:
+    return rng_bit_generator(key, tuple(shape), dtype=dtype)[1]
+  flat = lax.reshape(key, (math.prod(batch), 4))
+  draws = [rng_bit_generator(lax.index_in_dim(flat, i, 0, keepdims=False), tuple(shape),
+                             dtype=dtype)[1] for i in range(math.prod(batch))]
+  return lax.reshape(lax.concatenate([lax.expand_dims(d, (0,)) for d in draws], 0),
+                     batch + tuple(shape))
+
+
+def unsafe_rbg_split(key, shape):
+  """Keys drawn from the generator itself: every tenth row of a (10 n, 4) draw."""
+  from ember.primitives.rng import rng_bit_generator
+  n = math.prod(shape)
+  rows = rng_bit_generator(key, (10 * n, 4))[1]
+  return lax.reshape(lax.slice(rows, (0, 0), (10 * n, 4), (10, 1)), tuple(shape) + (4,))
+
+
+def unsafe_rbg_fold_in(key, data):
+  """``key`` xor the last row of a (10, 4) draw keyed by ``data``'s rbg seed."""
+  from ember.primitives.rng import rng_bit_generator
+  rows = rng_bit_generator(rbg_seed(data), (10, 4))[1]
+  return lax.bitwise_xor(key, lax.index_in_dim(rows, 9, 0, keepdims=False))
+
+
+rbg_prng_impl = PRNGImpl((4,), rbg_seed, rbg_split, rbg_random_bits, rbg_fold_in, "rbg", "rbg")
+unsafe_rbg_prng_impl = PRNGImpl((4,), rbg_seed, unsafe_rbg_split, rbg_random_bits,
+                                unsafe_rbg_fold_in, "unsafe_rbg", "urbg")
+
+PRNG_IMPLS = {impl.name: impl for impl in (threefry_prng_impl, rbg_prng_impl,
+                                           unsafe_rbg_prng_impl)}
+# Names JAX knows whose implementations ember lacks, and JAX's order for its error message.
+_JAX_IMPL_NAMES = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg",
+                   "threefry4x32")
+
+
+def resolve_impl(impl) -> PRNGImpl:
+  """The implementation named by ``impl`` (a name, a PRNGImpl, or None for the default)."""
+  if impl is None:
+    return PRNG_IMPLS[config.read("jax_default_prng_impl")]
+  if isinstance(impl, PRNGImpl):
+    return impl
+  if isinstance(impl, str):
+    if impl in PRNG_IMPLS:
+      return PRNG_IMPLS[impl]
+    if impl in _JAX_IMPL_NAMES:
+      raise NotImplementedError(f"ember implements the threefry2x32, rbg and unsafe_rbg PRNGs, "
+                                f"not {impl!r}.")
+    raise ValueError(f'unrecognized PRNG implementation "{impl}". Did you mean one of: '
+                     + ", ".join(f'"{k}"' for k in _JAX_IMPL_NAMES) + "?")
+  raise TypeError(f"unrecognized type {type(impl)} for specifying PRNG implementation.")
+
+
+# --- the implementation a sampler is traced for ---------------------------------------------------
+# The samplers are written once over raw key data; ``jitted(fn, impl=...)`` traces ``fn`` with
+# that implementation in effect, and ``split_keys``/``random_bits`` below use it.
+
+class _Tracing(threading.local):
+  impl: PRNGImpl | None = None
+
+
+_tracing = _Tracing()
+
+
+def current_impl() -> PRNGImpl:
+  return _tracing.impl if _tracing.impl is not None else resolve_impl(None)
+
+
+def split_keys(key, shape):
+  """New raw keys of ``shape`` from one raw key, by the implementation being traced for."""
+  return current_impl().split(key, tuple(shape))
+
+
+def random_bits(key, bit_width: int, shape):
+  """Random bits from a raw key (or keys of shape ``batch + key_shape``, each its own stream),
+  by the implementation being traced for."""
+  return current_impl().random_bits(key, bit_width, tuple(shape))
 
 
 # --- jitted entry points ----------------------------------------------------------------------
@@ -286,14 +405,26 @@ threefry_prng_impl = PRNGImpl((2,), threefry_seed, threefry_split, threefry_rand
 _JITTED = LRUCache(1024)
 
 
-def jitted(fn: Callable, **static) -> Callable:
+def jitted(fn: Callable, *, impl: PRNGImpl | None = None, **static) -> Callable:
   """``fn`` with its keyword-only static arguments bound, under ``ember.jit``; one compiled
   function per static values, so a repeated eager call is one cached executable call (jaxlib's
-  C++ dispatch serves it when the arguments are device arrays)."""
-  cache_key = (fn, tuple(static.items()))
+  C++ dispatch serves it when the arguments are device arrays).
+
+  ``fn`` takes raw key data and is traced with a PRNG implementation in effect: that of a typed
+  key argument (passed to ``fn`` as its data; jit keys its traces on the implementation, the
+  key's pytree auxiliary data), else ``impl``, else the one in effect now."""
+  impl = current_impl() if impl is None else impl
+  cache_key = (fn, impl, tuple(static.items()))
   f = _JITTED.get(cache_key)
   if f is None:
-    bound = functools.partial(fn, **static)
+    def bound(*args):
+      traced_impl = next((a._impl for a in args if type(a) is PRNGKeyArray), impl)
+      args = [a._base_array if type(a) is PRNGKeyArray else a for a in args]
+      outer, _tracing.impl = _tracing.impl, traced_impl
+      try:
+        return fn(*args, **static)
+      finally:
+        _tracing.impl = outer
     bound.__name__ = bound.__qualname__ = fn.__name__
     f = _JITTED[cache_key] = jit(bound)
   return f
@@ -337,14 +468,22 @@ class KeyDType(dtypes.ExtendedDType):
     return hash((KeyDType, self._impl.name))
 
 
-_KEY_DTYPE = KeyDType(threefry_prng_impl)
+_KEY_DTYPES: dict = {}
+
+
+def key_dtype_of(impl: PRNGImpl) -> KeyDType:
+  dt = _KEY_DTYPES.get(impl)
+  if dt is None:
+    dt = _KEY_DTYPES[impl] = KeyDType(impl)
+  return dt
 
 
 class PRNGKeyArray:
-  """An array of typed PRNG keys, backed by uint32 key data of shape ``self.shape + (2,)``.
+  """An array of typed PRNG keys of one implementation, backed by uint32 key data of shape
+  ``self.shape + key_shape`` (``(2,)`` for threefry2x32, ``(4,)`` for rbg and unsafe_rbg).
 
-  It is a pytree node whose only child is that data (see the module docstring for what this
-  means under transforms).
+  It is a pytree node whose only child is that data and whose auxiliary data is the
+  implementation (see the module docstring for what this means under transforms).
 
   Example:
       >>> import ember
@@ -353,17 +492,21 @@ class PRNGKeyArray:
       ((2, 2), Array((), dtype=key<fry>) overlaying:
       [4146024105 2718843009])
   """
-  __slots__ = ("_base_array",)
+  __slots__ = ("_base_array", "_impl")
   __array_priority__ = 100
 
-  def __init__(self, data):
+  def __init__(self, data, impl: PRNGImpl = threefry_prng_impl):
     self._base_array = data
+    self._impl = impl
 
-  dtype = property(lambda self: _KEY_DTYPE)
-  shape = property(lambda self: tuple(np.shape(self._base_array)[:-1]))
+  dtype = property(lambda self: key_dtype_of(self._impl))
+  shape = property(lambda self: tuple(np.shape(self._base_array)[:-len(self._impl.key_shape)]))
   ndim = property(lambda self: len(self.shape))
   size = property(lambda self: math.prod(self.shape))
-  itemsize = property(lambda self: _KEY_DTYPE.itemsize)
+  itemsize = property(lambda self: self.dtype.itemsize)
+
+  def _like(self, data) -> PRNGKeyArray:
+    return PRNGKeyArray(data, self._impl)
 
   @property
   def T(self) -> PRNGKeyArray:
@@ -372,12 +515,13 @@ class PRNGKeyArray:
   def transpose(self, *axes) -> PRNGKeyArray:
     axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
     axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
-    return PRNGKeyArray(lax.transpose(self._base_array, axes + (self.ndim,)))
+    trailing = tuple(range(self.ndim, np.ndim(self._base_array)))
+    return self._like(lax.transpose(self._base_array, axes + trailing))
 
   def reshape(self, *shape) -> PRNGKeyArray:
     shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
     shape = tuple(np.empty(self.shape, np.bool_).reshape(shape).shape)  # resolves -1
-    return PRNGKeyArray(self._base_array.reshape(shape + (2,)))
+    return self._like(self._base_array.reshape(shape + self._impl.key_shape))
 
   def __len__(self):
     if not self.shape:
@@ -387,19 +531,20 @@ class PRNGKeyArray:
   def __iter__(self):
     if not self.shape:
       raise TypeError("iteration over a 0-d key array")
-    return (PRNGKeyArray(d) for d in self._base_array)
+    return (self._like(d) for d in self._base_array)
 
   def __getitem__(self, idx) -> PRNGKeyArray:
     idx = idx if isinstance(idx, tuple) else (idx,)
     # The key-word axis stays whole: it follows an Ellipsis (the user's, or one we add).
     tail = (slice(None),) if any(i is Ellipsis for i in idx) else (Ellipsis, slice(None))
-    return PRNGKeyArray(self._base_array[idx + tail])
+    return self._like(self._base_array[idx + tail])
 
   def __eq__(self, other):
     if not isinstance(other, PRNGKeyArray):
       return NotImplemented
     from ember import numpy as jnp
-    return jnp.all(self._base_array == other._base_array, axis=-1)
+    key_axes = tuple(range(-len(self._impl.key_shape), 0))
+    return jnp.all(self._base_array == other._base_array, axis=key_axes)
 
   def __ne__(self, other):
     eq = self.__eq__(other)
@@ -445,8 +590,8 @@ for _dunder, _name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
   setattr(PRNGKeyArray, f"__r{_dunder}__", _no_arithmetic(_name, reflected=True))
 
 
-pytree.register_pytree_node(PRNGKeyArray, lambda k: ((k._base_array,), None),
-                            lambda _, children: PRNGKeyArray(children[0]))
+pytree.register_pytree_node(PRNGKeyArray, lambda k: ((k._base_array,), k._impl),
+                            lambda impl, children: PRNGKeyArray(children[0], impl))
 
 
 # --- checking keys ----------------------------------------------------------------------------
@@ -455,55 +600,48 @@ def _invalid(msg: str) -> TypeError:
   return TypeError(f"JAX encountered invalid PRNG key data: {msg}")
 
 
-def _check_key_data(data):
-  """Validate raw key data (uint32[..., 2]) with JAX's messages."""
+def _check_key_data(data, impl: PRNGImpl):
+  """Validate raw key data (uint32[..., *key_shape]) with JAX's messages."""
   if not all(hasattr(data, a) for a in ("ndim", "shape", "dtype")):
     raise _invalid(f"expected key_data to have ndim, shape, and dtype attributes. Got {data}")
   if data.ndim < 1:
     raise _invalid(f"expected key_data.ndim >= 1; got ndim={data.ndim}")
-  if tuple(data.shape[-1:]) != threefry_prng_impl.key_shape:
-    raise _invalid(f"expected key_data.shape to end with {threefry_prng_impl.key_shape}; got "
-                   f"shape={tuple(data.shape)} for impl={threefry_prng_impl}")
+  n = len(impl.key_shape)
+  if tuple(data.shape[-n:]) != impl.key_shape:
+    raise _invalid(f"expected key_data.shape to end with {impl.key_shape}; got "
+                   f"shape={tuple(data.shape)} for impl={impl!r}")
   if data.dtype != _U32:
     raise _invalid(f"expected key_data.dtype = uint32; got dtype={data.dtype}")
 
 
-def check_key(name: str, key, *, single: bool = True):
-  """The key data of a raw or typed key, and whether it was typed.
+def check_key(name: str, key, *, single: bool = True) -> tuple[PRNGKeyArray, bool]:
+  """The key as a typed key array, and whether it was typed: raw key data is read with the
+  default implementation (``jax_default_prng_impl``), as in JAX.
 
   Raises JAX's errors for values that are not keys and, with ``single``, for arrays of keys.
   """
   if type(key) is PRNGKeyArray:
-    data, typed = key._base_array, True
-    if single and np.ndim(data) != 1:
+    if single and key.shape:
       raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
                        f"{key.shape} != (). Use jax.vmap for batching.")
-    return data, typed
+    return key, True
+  impl = resolve_impl(None)
   aval = getattr(key, "aval", None)
-  if aval is not None and aval.shape == (2,) and aval.dtype == _U32:
-    return key, False  # the common case: one raw key on the device
+  if aval is not None and aval.shape == impl.key_shape and aval.dtype == _U32:
+    return PRNGKeyArray(key, impl), False  # the common case: one raw key on the device
   if isinstance(key, (list, tuple)):
     raise TypeError(f"unexpected PRNG key type {type(key)}")
-  _check_key_data(key)
-  if single and key.ndim != 1:
+  _check_key_data(key, impl)
+  if single and key.ndim != len(impl.key_shape):
     raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
                      f"{tuple(key.shape)} != (). Use jax.vmap for batching.")
-  return key, False
-
-
-def _check_impl(impl) -> None:
-  if impl is None or impl == "threefry2x32" or impl is threefry_prng_impl:
-    return
-  known = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg", "threefry4x32")
-  if impl in known:
-    raise NotImplementedError(f"ember implements only the threefry2x32 PRNG, not {impl!r}.")
-  raise ValueError(f'unrecognized PRNG implementation "{impl}". Did you mean one of: '
-                   + ", ".join(f'"{k}"' for k in known) + "?")
+  return PRNGKeyArray(key, impl), False
 
 
 # --- public key functions ---------------------------------------------------------------------
 
-def _seed(name: str, seed):
+def _seed_value(name: str, seed):
+  """The seed as a scalar integer value (JAX's conversions and errors)."""
   if isinstance(seed, int):  # JAX reads Python ints as int64, then truncates them without x64
     seed = np.int64(seed)
   if isinstance(seed, np.generic) and seed.dtype.itemsize == 8 and not config.x64_enabled:
@@ -516,11 +654,28 @@ def _seed(name: str, seed):
     raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
   if aval.dtype == np.bool_:
     seed = lax._convert_element_type(seed, _U32)
-  return jitted(threefry_seed)(seed)
+  return seed
+
+
+def _seed(seed):
+  return current_impl().seed(seed)
+
+
+def seed_with_impl(impl, seed) -> PRNGKeyArray:
+  """A typed key of implementation ``impl`` (a PRNGImpl or its name) from an integer seed.
+
+  Example:
+      >>> seed_with_impl(rbg_prng_impl, 3)
+      Array((), dtype=key<rbg>) overlaying:
+      [0 3 0 3]
+  """
+  impl = resolve_impl(impl)
+  return PRNGKeyArray(jitted(_seed, impl=impl)(_seed_value("key", seed)), impl)
 
 
 def PRNGKey(seed, *, impl=None):
-  """A raw key (a uint32[2] array) from an integer seed.
+  """A raw key (uint32 data of the implementation's key shape, ``(2,)`` for the default
+  threefry2x32) from an integer seed.
 
   Python ints are read as int64 and, with x64 off, truncated to 32 bits, as in JAX.
 
@@ -528,8 +683,8 @@ def PRNGKey(seed, *, impl=None):
       >>> PRNGKey(42)
       Array([ 0, 42], dtype=uint32)
   """
-  _check_impl(impl)
-  return _seed("PRNGKey", seed)
+  impl = resolve_impl(impl)
+  return jitted(_seed, impl=impl)(_seed_value("PRNGKey", seed))
 
 
 def key(seed, *, impl=None, dtype=None) -> PRNGKeyArray:
@@ -540,34 +695,32 @@ def key(seed, *, impl=None, dtype=None) -> PRNGKeyArray:
       Array((), dtype=key<fry>) overlaying:
       [0 7]
   """
-  _check_impl(impl)
-  return PRNGKeyArray(_seed("key", seed))
+  return seed_with_impl(impl, seed)
 
 
 def key_dtype(impl_spec=None) -> KeyDType:
-  """The dtype of typed keys (``key<fry>``).
+  """The dtype of typed keys of an implementation (``key<fry>`` for the default).
 
   Example:
-      >>> key_dtype()
-      key<fry>
+      >>> key_dtype(), key_dtype("unsafe_rbg")
+      (key<fry>, key<urbg>)
   """
-  _check_impl(impl_spec)
-  return _KEY_DTYPE
+  return key_dtype_of(resolve_impl(impl_spec))
 
 
 def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
-  """Typed keys over raw key data of shape ``(..., 2)``, dtype uint32.
+  """Typed keys over raw key data of shape ``(..., *key_shape)``, dtype uint32.
 
   Example:
       >>> import ember.numpy as jnp
       >>> wrap_key_data(jnp.zeros((3, 2), jnp.uint32)).shape
       (3,)
   """
-  _check_impl(impl)
+  impl = resolve_impl(impl)
   if type(key_bits_array) is PRNGKeyArray:
     raise _invalid("expected key_data.ndim >= 1; got ndim=0")
-  _check_key_data(key_bits_array)
-  return PRNGKeyArray(key_bits_array)
+  _check_key_data(key_bits_array, impl)
+  return PRNGKeyArray(key_bits_array, impl)
 
 
 def key_data(keys):
@@ -577,19 +730,21 @@ def key_data(keys):
       >>> key_data(key(42))
       Array([ 0, 42], dtype=uint32)
   """
-  data, _ = check_key("key_data", keys, single=False)
-  return data
+  keys, _ = check_key("key_data", keys, single=False)
+  return keys._base_array
 
 
-def key_impl(keys) -> str:
-  """The name of the keys' PRNG implementation: ``'threefry2x32'``.
+def key_impl(keys):
+  """The keys' PRNG implementation: its name for ember's own (``'threefry2x32'``, ``'rbg'``,
+  ``'unsafe_rbg'``), the PRNGImpl itself for one made by ``define_prng_impl``.
 
   Example:
       >>> key_impl(key(42))
       'threefry2x32'
   """
-  check_key("key_impl", keys, single=False)
-  return threefry_prng_impl.name
+  keys, _ = check_key("key_impl", keys, single=False)
+  impl = keys._impl
+  return impl.name if PRNG_IMPLS.get(impl.name) is impl else impl
 
 
 def clone(key):
@@ -604,8 +759,8 @@ def clone(key):
   return key
 
 
-def _wrap_like(typed: bool, data):
-  return PRNGKeyArray(data) if typed else data
+def _split(key, *, shape):
+  return split_keys(key, shape)
 
 
 def split(key, num: int | Sequence[int] = 2):
@@ -616,10 +771,11 @@ def split(key, num: int | Sequence[int] = 2):
       Array([[1797259609, 2579123966],
              [ 928981903, 3453687069]], dtype=uint32)
   """
-  data, typed = check_key("split", key)
+  keys, typed = check_key("split", key)
   shape = tuple(num) if isinstance(num, Sequence) else (operator.index(num),)
   shape = canonicalize_shape(shape, "split")
-  return _wrap_like(typed, jitted(threefry_split, shape=shape)(data))
+  out = jitted(_split, shape=shape)(keys)
+  return keys._like(out) if typed else out
 
 
 def fold_in(key, data):
@@ -629,18 +785,23 @@ def fold_in(key, data):
       >>> fold_in(PRNGKey(0), 7)
       Array([2716826189,  292468403], dtype=uint32)
   """
-  kdata, typed = check_key("fold_in", key)
+  keys, typed = check_key("fold_in", key)
   if isinstance(data, int):
     data = np.asarray(data, _U32)  # out-of-range ints raise NumPy's OverflowError, as in JAX
   shape = np.shape(data)
   if shape:
     raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {shape} != (). "
                     "Use jax.vmap for batching.")
-  return _wrap_like(typed, jitted(_fold_in)(kdata, data))
+  out = jitted(_fold_in)(keys, data)
+  return keys._like(out) if typed else out
 
 
 def _fold_in(key, data):
-  return threefry_fold_in(key, lax._convert_element_type(data, _U32))
+  return current_impl().fold_in(key, lax._convert_element_type(data, _U32))
+
+
+def _bits(key, *, bit_width, shape):
+  return random_bits(key, bit_width, shape)
 
 
 def bits(key, shape=(), dtype=None):
@@ -650,7 +811,7 @@ def bits(key, shape=(), dtype=None):
       >>> bits(PRNGKey(0), (4,))
       Array([4070199207, 4202968722, 1427181096, 2012915765], dtype=uint32)
   """
-  data, _ = check_key("bits", key)
+  keys, _ = check_key("bits", key)
   if dtype is None:
     dtype = dtypes.default_uint_dtype()
   else:
@@ -659,4 +820,45 @@ def bits(key, shape=(), dtype=None):
   if not dtypes.is_unsigned(dtype):
     raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
   shape = canonicalize_shape(shape, "bits")
-  return jitted(threefry_random_bits, bit_width=dtype.itemsize * 8, shape=shape)(data)
+  return jitted(_bits, bit_width=dtype.itemsize * 8, shape=shape)(keys)
+
+
+# --- implementations defined by users (jax.extend.random) --------------------------------------
+
+def define_prng_impl(*, key_shape, seed, split, random_bits, fold_in, name: str = "<unnamed>",
+                     tag: str = "?") -> PRNGImpl:
+  """A new PRNG implementation from its key operations on raw key data, usable wherever an
+  ``impl`` is taken (``key(0, impl=...)``, ``wrap_key_data``).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> impl = define_prng_impl(
+      ...     key_shape=(1,), seed=lambda s: jnp.reshape(s.astype(jnp.uint32), (1,)),
+      ...     split=lambda k, shape: jnp.broadcast_to(k, shape + (1,)),
+      ...     random_bits=lambda k, bit_width, shape: jnp.broadcast_to(k[0], shape),
+      ...     fold_in=lambda k, d: k + d, name="constant", tag="const")
+      >>> bits(key(5, impl=impl), (2,))
+      Array([5, 5], dtype=uint32)
+  """
+  return PRNGImpl(tuple(key_shape), seed, split, random_bits, fold_in, name, tag)
+
+
+def random_seed(seeds, impl) -> PRNGKeyArray:
+  """Typed keys of implementation ``impl`` from an array of integer seeds, one key per seed.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> random_seed(jnp.array([1, 2]), rbg_prng_impl).shape
+      (2,)
+  """
+  impl = resolve_impl(impl)
+  seeds = seeds if hasattr(seeds, "dtype") else np.asarray(seeds)
+  return PRNGKeyArray(jitted(_seed_many, impl=impl)(seeds), impl)
+
+
+def _seed_many(seeds):
+  from ember.transforms.batching import vmap
+  seed = _seed
+  for _ in range(get_aval(seeds).ndim):
+    seed = vmap(seed)
+  return seed(seeds)

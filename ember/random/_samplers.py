@@ -21,8 +21,8 @@ from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
 from ember.numpy._util import broadcast_shapes, check_arraylike
-from ember.random._prng import (canonicalize_shape, check_key, jitted, threefry_random_bits,
-                                threefry_split)
+from ember.random._prng import (canonicalize_shape, check_key, jitted, random_bits,
+                                split_keys)
 
 __all__ = ["uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic",
            "gumbel", "cauchy", "lognormal", "pareto", "weibull_min", "maxwell", "rayleigh",
@@ -66,14 +66,13 @@ def sample_shape(name: str, shape, *params) -> tuple[int, ...]:
 
 def split2(key):
   """The two keys of ``split(key)``, as raw key data."""
-  keys = threefry_split(key, shape=(2,))
-  return lax.reshape(lax.slice(keys, (0, 0), (1, 2)), (2,)), \
-      lax.reshape(lax.slice(keys, (1, 0), (2, 2)), (2,))
+  keys = split_keys(key, shape=(2,))
+  return tuple(lax.index_in_dim(keys, i, keepdims=False) for i in range(2))
 
 
 def split3(key):
   """The three keys of ``split(key, 3)``, as raw key data."""
-  keys = threefry_split(key, shape=(3,))
+  keys = split_keys(key, shape=(3,))
   return tuple(lax.index_in_dim(keys, i, keepdims=False) for i in range(3))
 
 
@@ -100,7 +99,7 @@ def unit_floats(key, *, shape, dtype):
   # Enough random bits for the mantissa, in the narrowest width that holds them.
   rng_bits = next(w for w in (8, 16, 32, 64) if w > nmant)
   uint = np.dtype(f"uint{nbits}")
-  b = threefry_random_bits(key, bit_width=rng_bits, shape=shape)
+  b = random_bits(key, bit_width=rng_bits, shape=shape)
   if rng_bits != nbits:
     b = as_dtype(b, uint)
   one_bits = np.array(1.0, dtype).view(uint)
@@ -155,7 +154,7 @@ def normal_sample(key, *, shape, dtype):
   if not dtypes.is_complex(dtype):
     return normal_real(key, shape=shape, dtype=dtype)
   real = dtypes.finfo(dtype).dtype
-  parts = normal_real(threefry_split(key, shape=(2,)), shape=shape, dtype=real)
+  parts = normal_real(split_keys(key, shape=(2,)), shape=shape, dtype=real)
   re, im = (as_dtype(lax.index_in_dim(parts, i, keepdims=False), dtype) for i in (0, 1))
   z = lax.add(re, lax.mul(_const(1j, dtype), im))
   return lax.div(z, _const(_const(np.sqrt(2), real), dtype))
@@ -412,7 +411,7 @@ def maxwell(key, shape=(), dtype=None):
 
 def _wald(key, mean, *, shape, dtype):
   # A normal from split(key)[0] and a uniform from split(key)[1], drawn in one threefry call.
-  unit = unit_floats(threefry_split(key, shape=(2,)), shape=shape, dtype=dtype)
+  unit = unit_floats(split_keys(key, shape=(2,)), shape=shape, dtype=dtype)
   u_normal, u = (lax.index_in_dim(unit, i, keepdims=False) for i in (0, 1))
   mean = jnp.broadcast_to(as_dtype(mean, dtype), shape)
   y = lax.integer_pow(_erf_inv_normal(

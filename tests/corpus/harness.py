@@ -61,7 +61,7 @@ def submodule(name: str):
 # Config options a program may change; the runner puts them back after every program.
 RESTORED_OPTIONS = ("jax_enable_x64", "jax_debug_nans", "jax_debug_infs", "jax_disable_jit",
                     "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
-                    "jax_default_matmul_precision")
+                    "jax_default_matmul_precision", "jax_default_prng_impl")
 
 # Default tolerances by dtype name: (rtol, atol).
 TOLERANCES = {"float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2), "float32": (1e-5, 1e-6),

@@ -72,11 +72,6 @@ KNOWN: dict[str, str] = {
     "lax_edge::grad_pad_wrt_padding_value_only":
         "decision: JAX 0.10.2's pad transpose fails (TypeError) when only the padding value is "
         "differentiated; ember returns the gradient (3.0)",
-    "lax_edge::rng_bit_generator_shapes_and_dtypes":
-        "missing: lax.rng_bit_generator (AttributeError names it; issue 16)",
-    "lax_edge::random_rbg_impl_keys":
-        "missing: the 'rbg' PRNG implementation (random.key(impl='rbg') raises "
-        "NotImplementedError naming it; docs/differences.md, issue 16)",
     "linalg_fft_edge::fft_zero_dim_input":
         "decision (AxisError): fft of a 0-d array raises NumPy's AxisError where JAX raises "
         "ValueError, same message",
