@@ -10,7 +10,9 @@ from ember.version import __version__, __version_info__  # noqa: E402
 
 from ember.config import (  # noqa: E402
     config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
-    default_matmul_precision, log_compiles, disable_jit, checking_leaks)
+    default_matmul_precision, log_compiles, disable_jit, checking_leaks, default_device,
+    transfer_guard, transfer_guard_host_to_device, transfer_guard_device_to_device,
+    transfer_guard_device_to_host, make_user_context)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
@@ -24,7 +26,9 @@ from ember.transforms.jvp import jvp  # noqa: E402
 from ember.transforms.linearize import (  # noqa: E402
     grad, value_and_grad, vjp, linearize, linear_transpose)
 from ember.transforms import jit_rules as _jit_rules  # noqa: E402,F401
-from ember.transforms.custom import custom_jvp, custom_vjp, checkpoint, remat  # noqa: E402
+from ember.transforms.custom import (  # noqa: E402
+    custom_jvp, custom_vjp, custom_gradient, closure_convert, checkpoint, remat)
+from ember.transforms.remat_policies import checkpoint_policies  # noqa: E402
 from ember.transforms.jacobians import jacfwd, jacrev, jacobian, hessian  # noqa: E402
 from ember.transforms.batching import vmap  # noqa: E402
 from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
@@ -35,6 +39,9 @@ from ember import dlpack  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape, typeof  # noqa: E402
 from ember.api import named_call, named_scope  # noqa: E402
+from ember.api import ensure_compile_time_eval, clear_caches, live_arrays  # noqa: E402
+from ember import custom_derivatives, custom_batching, stages  # noqa: E402,F401
+from ember import ad_checkpoint, monitoring, profiler  # noqa: E402,F401
 from ember import sharding, debug  # noqa: E402,F401
 from ember import distributed  # noqa: E402,F401
 from ember import api_util  # noqa: E402,F401
@@ -51,9 +58,14 @@ __all__ = [
     "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
     "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "checking_leaks", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
-    "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",
+    "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "custom_gradient", "closure_convert",
+    "checkpoint", "checkpoint_policies", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",
     "errors", "lax", "numpy", "random", "tree", "tree_util",
     "sharding", "make_mesh", "set_mesh", "NamedSharding", "P", "shard_map", "pmap", "pure_callback",
     "make_array_from_callback", "make_array_from_single_device_arrays",
     "make_array_from_process_local_data",
+    "default_device", "transfer_guard", "transfer_guard_host_to_device",
+    "transfer_guard_device_to_device", "transfer_guard_device_to_host", "make_user_context",
+    "ensure_compile_time_eval", "clear_caches", "live_arrays", "custom_derivatives",
+    "custom_batching", "stages", "ad_checkpoint", "monitoring", "profiler",
 ]

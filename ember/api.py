@@ -2,6 +2,7 @@
 block_until_ready, eval_shape."""
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Callable
 
@@ -18,7 +19,7 @@ from ember.core import trace as core
 from ember.core.trace import Tracer
 
 __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape", "named_call",
-           "named_scope"]
+           "named_scope", "ensure_compile_time_eval", "clear_caches", "live_arrays"]
 
 
 def _resolve_device(device):
@@ -134,6 +135,10 @@ def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
   for d in devices:
     if id(d) not in resolved:
       resolved[id(d)] = _resolve_device(d)
+  if backend_client.guards_on:  # tell jaxlib's transfer guards these transfers are explicit
+    with backend_client.explicit_transfer("put"):
+      return pytree.unflatten(treedef, [_put_leaf(leaf, resolved[id(d)], c)
+                                        for leaf, d, c in zip(leaves, devices, copies)])
   return pytree.unflatten(treedef, [_put_leaf(leaf, resolved[id(d)], c)
                                     for leaf, d, c in zip(leaves, devices, copies)])
 
@@ -150,6 +155,9 @@ def device_get(x):
     if type(leaf) is ArrayImpl:
       return np.asarray(leaf)
     return leaf
+  if backend_client.guards_on:
+    with backend_client.explicit_transfer("get"):
+      return pytree.tree_map(get, x)
   return pytree.tree_map(get, x)
 
 
@@ -261,3 +269,54 @@ def named_call(fun: Callable, *, name: str | None = None) -> Callable:
   if name is None:
     name = fun.__name__
   return named_scope(name)(fun)
+
+
+@contextlib.contextmanager
+def ensure_compile_time_eval():
+  """Context manager under which operations on concrete values run now, even while ``jit``
+  traces: their results are arrays, usable as Python values (``int(n)``, shapes). Operations
+  on traced values are traced as usual.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> @ember.jit
+      ... def f(x):
+      ...   with ember.ensure_compile_time_eval():
+      ...     n = int(jnp.sum(jnp.arange(4)))  # 6, computed while tracing
+      ...   return x * n
+      >>> f(1.0)
+      Array(6., dtype=float32, weak_type=True)
+  """
+  with core.set_current_trace(core.COMPILE_TIME_EVAL_TRACE):
+    yield
+
+
+def clear_caches() -> None:
+  """Forget every traced and compiled program (jit's traces and executables, eager
+  executables, transformed jaxprs): later calls trace and compile again.
+
+  Example:
+      >>> import ember
+      >>> ember.clear_caches()
+  """
+  from jaxlib import _jax
+  from ember.backend.compile import LRUCache
+  LRUCache.clear_all()
+  _jax.PjitFunctionCache.clear_all()
+
+
+def live_arrays(platform: str | None = None) -> list:
+  """Every array alive in this process (on ``platform``'s devices: only ``"cpu"``).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> x = jnp.arange(3)
+      >>> any(a is x for a in ember.live_arrays())
+      True
+  """
+  if platform not in (None, "cpu"):
+    if platform in backend_client._GPU_PLATFORMS:
+      raise RuntimeError(f"Unknown backend: '{platform}' requested, but no platforms that are "
+                         f"instances of {platform} are present. Platforms present are: cpu")
+    raise RuntimeError(f"Unknown backend {platform}. Available backends are ['cpu']")
+  return backend_client.get_client().live_arrays()

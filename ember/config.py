@@ -13,7 +13,10 @@ import os
 from typing import Any, Callable
 
 __all__ = ["config", "Config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
-           "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit"]
+           "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit",
+           "default_device", "transfer_guard", "transfer_guard_host_to_device",
+           "transfer_guard_device_to_device", "transfer_guard_device_to_host",
+           "make_user_context"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -74,6 +77,19 @@ _MATMUL_PRECISIONS = (
     "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32", "BF16_BF16_F32_X3",
     "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32", "TF32_TF32_F32_X3", "F32_F32_F32",
     "F64_F64_F64")
+_TRANSFER_GUARD_LEVELS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
+TRANSFER_GUARDS = ("jax_transfer_guard", "jax_transfer_guard_host_to_device",
+                   "jax_transfer_guard_device_to_device", "jax_transfer_guard_device_to_host")
+
+
+def _device_or_platform(name, old, new):
+  if new is None or isinstance(new, str) or (hasattr(new, "platform") and hasattr(new, "id")):
+    return
+  raise ValueError("jax.default_device must be passed either a Device object (e.g. "
+                   "`jax.devices('cpu')[0]`) or a platform name string like 'cpu' or 'gpu', "
+                   f"got: {new!r}")
+
+
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 
@@ -83,6 +99,8 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
     "jax_platforms": (_cpu_platforms,),
     "jax_platform_name": (_cpu_platforms,),
     "jax_numpy_rank_promotion": (_enum("allow", "warn", "raise"),),
+    "jax_default_device": (_device_or_platform,),
+    **{name: (_enum(*_TRANSFER_GUARD_LEVELS, optional=True),) for name in TRANSFER_GUARDS},
     "jax_default_matmul_precision": (_enum(*_MATMUL_PRECISIONS, optional=True),),
     "jax_default_prng_impl": (_enum(*_PRNG_IMPLS), _only(
         ("threefry2x32", "rbg", "unsafe_rbg"), "ember's PRNG implementations are threefry2x32, "
@@ -102,8 +120,9 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
 # of their values (as JAX's jit keys its caches on them), through ``Config.trace_key``.
 TRACE_OPTIONS = ("jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
                  "jax_default_matmul_precision", "jax_default_prng_impl",
-                 "jax_threefry_partitionable")
+                 "jax_threefry_partitionable", "jax_default_device")
 _trace_keys: dict[tuple, int] = {}
+_user_contexts: list = []  # the contexts of make_user_context, whose values key traces too
 
 
 class Config:
@@ -132,6 +151,8 @@ class Config:
       "jax_persistent_cache_min_compile_time_secs": 1.0,
       "jax_threefry_partitionable": True,
       "jax_cpu_collectives_implementation": "gloo",
+      "jax_default_device": None,
+      **{name: None for name in TRANSFER_GUARDS},
   }
 
   def __init__(self):
@@ -146,7 +167,8 @@ class Config:
     self._set_trace_key()
 
   def _set_trace_key(self) -> None:
-    context = tuple(self._values[name] for name in TRACE_OPTIONS)
+    context = tuple(self._values[name] for name in TRACE_OPTIONS) + tuple(
+        c.value for c in _user_contexts)
     key = _trace_keys.setdefault(context, len(_trace_keys))
     self.__dict__["trace_key"] = key
     for watcher in self._trace_key_watchers:
@@ -325,3 +347,125 @@ def disable_jit(disable: bool = True):
       [2. 2.]
   """
   return config._option("jax_disable_jit", bool(disable))
+
+
+def default_device(new_val):
+  """Context manager that sets ``jax_default_device``: where arrays made without a device (and
+  computations on uncommitted arrays) are placed inside its block. ``new_val`` is a ``Device``,
+  a platform name (``"cpu"``: its first device) or None (the first device).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.default_device(ember.devices()[-1]):
+      ...   x = jnp.ones(2)
+      >>> x.devices() == {ember.devices()[-1]}
+      True
+  """
+  return config._option("jax_default_device", new_val)
+
+
+@contextlib.contextmanager
+def _options(names, value):
+  old = [getattr(config, n) for n in names]
+  for n in names:
+    config.update(n, value)
+  try:
+    yield
+  finally:
+    for n, v in zip(names, old):
+      config.update(n, v)
+
+
+def transfer_guard(new_val: str):
+  """Context manager that guards every kind of transfer inside its block: ``"allow"``,
+  ``"log"`` (log implicit ones), ``"disallow"`` (refuse implicit ones, as ``jnp.ones(3) +
+  np.ones(3)`` moving a NumPy array to the device), ``"log_explicit"``, ``"disallow_explicit"``
+  (refuse ``device_put`` too). As in JAX on CPU, only host-to-device transfers are checked.
+
+  Example:
+      >>> import ember, ember.numpy as jnp, numpy as np
+      >>> x = jnp.ones(2)
+      >>> with ember.transfer_guard("disallow"):
+      ...   x + np.ones(2)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      jaxlib._jax.JaxRuntimeError: INVALID_ARGUMENT: Disallowed host-to-device transfer: ...
+  """
+  return _options(TRANSFER_GUARDS, new_val)
+
+
+def transfer_guard_host_to_device(new_val: str):
+  """``transfer_guard`` for host-to-device transfers only.
+
+  Example:
+      >>> import ember, numpy as np
+      >>> with ember.transfer_guard_host_to_device("disallow"):
+      ...   ember.device_put(np.ones(2))  # explicit: allowed
+      Array([1., 1.], dtype=float32)
+  """
+  return _options(("jax_transfer_guard_host_to_device",), new_val)
+
+
+def transfer_guard_device_to_device(new_val: str):
+  """``transfer_guard`` for device-to-device transfers only (copies between CPU devices are
+  not checked, as in JAX).
+
+  Example:
+      >>> import ember
+      >>> with ember.transfer_guard_device_to_device("disallow"):
+      ...   print(ember.config.jax_transfer_guard_device_to_device)
+      disallow
+  """
+  return _options(("jax_transfer_guard_device_to_device",), new_val)
+
+
+def transfer_guard_device_to_host(new_val: str):
+  """``transfer_guard`` for device-to-host transfers only (reading a CPU array is not a
+  transfer, as in JAX).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.transfer_guard_device_to_host("disallow"):
+      ...   print(jnp.ones(2))
+      [1. 1.]
+  """
+  return _options(("jax_transfer_guard_device_to_host",), new_val)
+
+
+class _UserContext:
+  """A context whose value keys jit's caches (``make_user_context``)."""
+
+  def __init__(self, default_value):
+    self.value = default_value
+
+  @contextlib.contextmanager
+  def __call__(self, new_value):
+    old, self.value = self.value, new_value
+    config._set_trace_key()
+    try:
+      yield
+    finally:
+      self.value = old
+      config._set_trace_key()
+
+
+
+def make_user_context(default_value=None) -> _UserContext:
+  """A context manager factory whose value is part of jit's cache keys: calling a jitted
+  function under a new value traces and compiles it again. Values must be hashable.
+
+  Example:
+      >>> import ember
+      >>> traces = []
+      >>> f = ember.jit(lambda x: traces.append(1) or x * 2)
+      >>> ctx = ember.make_user_context()
+      >>> with ctx(1):
+      ...   _ = f(1.0)
+      >>> with ctx(2):
+      ...   _ = f(1.0)
+      >>> len(traces)
+      2
+  """
+  ctx = _UserContext(default_value)
+  _user_contexts.append(ctx)
+  config._set_trace_key()
+  return ctx

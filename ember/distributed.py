@@ -11,9 +11,9 @@ TCP with gloo (``jax_cpu_collectives_implementation``, default ``"gloo"``).
 Differences from JAX: there is no cluster auto-detection (SLURM, Open MPI, Kubernetes, TPU
 pods): pass ``coordinator_address``, ``num_processes`` and ``process_id`` (or set
 ``JAX_COORDINATOR_ADDRESS``); ``local_device_ids`` and ``partition_index`` are accepted and have
-no effect on CPU; no preemption sync manager is started; ``ember.experimental.multihost_utils``
-does not exist, so the error for reading an array spread over processes suggests replicating it
-with ``ember.jit(..., out_shardings=NamedSharding(mesh, P()))`` instead of ``process_allgather``.
+no effect on CPU; no preemption sync manager is started. ``ember.experimental.multihost_utils``
+(``process_allgather``, ``broadcast_one_to_all``, ``sync_global_devices``...) works over the
+processes this joins.
 
 Example:
     >>> import ember

@@ -59,7 +59,29 @@ def _worker(process_id: int, port: int) -> dict:
       local_owners=[d.process_index for d in ember.local_devices()])
   report.update(_psum_across_processes(process_id, n))
   report.update(_arrays_on_a_2d_mesh(process_id, n))
+  report.update(_multihost_utils(process_id, n))
   return report
+
+
+def _multihost_utils(process_id: int, n: int) -> dict:
+  """ember.experimental.multihost_utils across the two processes."""
+  from ember.experimental import multihost_utils as mu
+  mesh = Mesh(np.array(ember.devices()), ("i",))
+  local = _global_data(2, (n, 3))[process_id]
+  g = mu.host_local_array_to_global_array(local, mesh, P("i"))
+  mu.sync_global_devices("multihost")
+  try:
+    mu.assert_equal(np.float32(process_id), "differs:")
+    unequal = None
+  except AssertionError as e:
+    unequal = str(e).split(" Expected")[0]
+  return {"allgather": mu.process_allgather(np.float32(process_id)).tolist(),
+          "allgather_tiled": mu.process_allgather(np.full(2, process_id), tiled=True).tolist(),
+          "allgather_global": mu.process_allgather(g).tolist(),
+          "broadcast": mu.broadcast_one_to_all(np.int32(10 + process_id)).tolist(),
+          "broadcast_from_1": mu.broadcast_one_to_all(np.int32(10 + process_id),
+                                                      is_source=process_id == 1).tolist(),
+          "ltg_shape": list(g.shape), "unequal": unequal}
 
 
 def _psum_across_processes(process_id: int, n: int) -> dict:
@@ -173,6 +195,16 @@ def test_psum_across_processes(reports):
     np.testing.assert_array_equal(r["eager"], 2 * np.concatenate(blocks) + 1)
     assert r["fetch_error"].startswith("Fetching value for `jax.Array` that spans "
                                        "non-addressable (non process local) devices")
+
+
+def test_multihost_utils_across_processes(reports):
+  n, (r0, r1) = reports
+  for r in (r0, r1):
+    assert r["allgather"] == [0.0, 1.0]
+    assert r["allgather_tiled"] == [0, 0, 1, 1]
+    assert r["allgather_global"] == np.concatenate(_global_data(2, (n, 3))).tolist()
+    assert r["broadcast"] == 10 and r["broadcast_from_1"] == 11
+    assert r["ltg_shape"] == [2 * n, 3] and r["unequal"] == "differs:"
 
 
 def test_global_arrays_from_process_pieces(reports):

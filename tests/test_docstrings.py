@@ -20,17 +20,26 @@ import ember.nn.initializers
 import ember.numpy.fft
 import ember.numpy.linalg
 import ember.scipy.linalg
+import ember.scipy.optimize
+import ember.scipy.sparse.linalg
 import ember.scipy.special
 import ember.scipy.stats
+import ember.experimental.mesh_utils
+import ember.experimental.multihost_utils
+import ember.experimental.pjit
 
 MODULES = (
     ember, ember.numpy, ember.numpy.linalg, ember.numpy.fft, ember.lax, ember.lax.linalg,
     ember.random, ember.tree_util, ember.tree, ember.flatten_util, ember.dtypes, ember.ops,
     ember.nn, ember.nn.initializers, ember.scipy.special, ember.scipy.linalg, ember.scipy.stats,
+    ember.scipy.optimize, ember.scipy.sparse, ember.scipy.sparse.linalg,
     *(getattr(ember.scipy.stats, name) for name in ember.scipy.stats.__all__),
     ember.sharding, ember.debug, ember.distributed, ember.dlpack, ember.errors, ember.typing,
     ember.test_util, ember.experimental.shard_map, ember.example_libraries.optimizers,
     ember.example_libraries.stax,
+    ember.custom_derivatives, ember.custom_batching, ember.stages, ember.ad_checkpoint,
+    ember.monitoring, ember.profiler, ember.experimental.mesh_utils,
+    ember.experimental.multihost_utils, ember.experimental.pjit,
 )
 MAX_WITHOUT_EXAMPLE = 0
 

@@ -253,6 +253,46 @@ def _collectives():
     ember.config.update("jax_cpu_collectives_implementation", "nccl")
 
 
+@config_check("jax_default_device")
+def _default_device():
+  last = ember.devices()[-1]
+  ember.config.update("jax_default_device", last)
+  x = jnp.ones(2)
+  assert x.devices() == {last} and not x.committed
+  assert (x + 1).devices() == {last} and ember.jit(lambda a: a * 2)(x).devices() == {last}
+  ember.config.update("jax_default_device", "cpu")
+  assert jnp.ones(2).devices() == {ember.devices()[0]}
+  ember.config.update("jax_default_device", "gpu")
+  with pytest.raises(RuntimeError, match="Unknown backend: 'gpu' requested"):
+    jnp.ones(2)
+  ember.config.update("jax_default_device", None)
+  with pytest.raises(ValueError, match="must be passed either a Device object"):
+    ember.config.update("jax_default_device", 3)
+  assert jnp.ones(2).devices() == {ember.devices()[0]}
+
+
+@config_check("jax_transfer_guard", "jax_transfer_guard_host_to_device",
+              "jax_transfer_guard_device_to_device", "jax_transfer_guard_device_to_host")
+def _transfer_guards():
+  x = jnp.ones(2)
+  for name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device"):
+    ember.config.update(name, "disallow")
+    with pytest.raises(Exception, match="Disallowed host-to-device transfer"):
+      x + np.ones(2)
+    ember.device_put(np.ones(2))  # explicit: allowed
+    ember.config.update(name, "disallow_explicit")
+    with pytest.raises(Exception, match="Disallowed host-to-device transfer"):
+      ember.device_put(np.ones(2))
+    ember.config.update(name, None)
+  for name in ("jax_transfer_guard_device_to_device", "jax_transfer_guard_device_to_host"):
+    ember.config.update(name, "disallow")  # CPU copies are not guarded transfers, as in JAX
+    np.asarray(ember.device_put(x, ember.devices()[1]))
+    ember.config.update(name, None)
+  with pytest.raises(ValueError, match="new enum value must be None or in"):
+    ember.config.update("jax_transfer_guard", "never")
+  x + np.ones(2)
+
+
 @config_check("jax_debug_nans", "jax_debug_infs")
 def _debug_nans_infs():
   assert np.isnan(jnp.log(-1.0))  # off: no checks
@@ -741,8 +781,7 @@ def _custom_vjp_nondiff():
   assert ember.grad(f, argnums=1)(2.0, 3.0) == 20.0
 
 
-@arg_check("custom_jvp.defjvp", "symbolic_zeros",
-           xfail="ember/transforms/custom.py passes zero tangents as arrays, not SymbolicZero")
+@arg_check("custom_jvp.defjvp", "symbolic_zeros")
 def _defjvp_symbolic_zeros():
   seen = []
 
@@ -759,8 +798,7 @@ def _defjvp_symbolic_zeros():
   assert seen[-1][1] == "SymbolicZero"
 
 
-@arg_check("custom_vjp.defvjp", "symbolic_zeros",
-           xfail="ember/transforms/custom.py does not wrap fwd's inputs as CustomVJPPrimal")
+@arg_check("custom_vjp.defvjp", "symbolic_zeros")
 def _defvjp_symbolic_zeros():
   @ember.custom_vjp
   def f(x, y):

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import threading
@@ -195,8 +196,62 @@ def default_backend() -> str:
   return get_client().platform
 
 
+_GPU_PLATFORMS = ("gpu", "cuda", "rocm", "tpu", "METAL")
+
+
 def default_device():
+  """Where arrays made without a device go: ``jax_default_device`` (a device, or a platform
+  name for its first device), else this process's first device."""
+  dev = config.jax_default_device
+  if dev is None:
+    return get_client().local_devices()[0]
+  if not isinstance(dev, str):
+    return dev
+  if dev != "cpu":
+    if dev in _GPU_PLATFORMS:
+      raise RuntimeError(f"Unknown backend: '{dev}' requested, but no platforms that are "
+                         f"instances of {dev} are present. Platforms present are: cpu")
+    raise RuntimeError(f"Unknown backend {dev}. Available backends are ['cpu']")
   return get_client().local_devices()[0]
+
+
+# --- transfer guards: jaxlib checks host-to-device transfers against these levels ------------
+
+_GUARD_DIRECTIONS = {"jax_transfer_guard_host_to_device": "host_to_device",
+                     "jax_transfer_guard_device_to_device": "device_to_device",
+                     "jax_transfer_guard_device_to_host": "device_to_host"}
+guards_on = False  # whether any guard is set (device_put/device_get then mark themselves)
+
+
+def _apply_guards(name, old, new) -> None:
+  from jaxlib import _jax
+  global guards_on
+  levels = {n: getattr(config, n) for n in ("jax_transfer_guard", *_GUARD_DIRECTIONS)}
+  levels[name] = new
+  state, level = _jax.guard_lib.global_state(), _jax.guard_lib.TransferGuardLevel
+  for option, field in _GUARD_DIRECTIONS.items():
+    value = levels[option] or levels["jax_transfer_guard"]
+    setattr(state, field, None if value is None else getattr(level, value.upper()))
+  guards_on = any(v is not None for v in levels.values())
+
+
+for _name in ("jax_transfer_guard", *_GUARD_DIRECTIONS):
+  config.watch(_name, _apply_guards)
+
+
+@contextlib.contextmanager
+def explicit_transfer(kind: str):
+  """Mark the transfers inside as explicit (``kind``: ``"put"`` or ``"get"``), which the
+  ``disallow`` guard level allows."""
+  from jaxlib import _jax
+  state = _jax.guard_lib.thread_local_state()
+  field = "explicit_device_put" if kind == "put" else "explicit_device_get"
+  old = getattr(state, field)
+  setattr(state, field, True)
+  try:
+    yield
+  finally:
+    setattr(state, field, old)
 
 
 _device_lists: dict = {}

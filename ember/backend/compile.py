@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import weakref
 import time
 import warnings
 
@@ -15,6 +16,7 @@ import numpy as np
 from jaxlib import xla_client as xc
 
 from ember._src import compiler as _hook  # looked up at each call: libraries may wrap it
+from ember import monitoring
 from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import client as backend_client
@@ -29,10 +31,24 @@ class LRUCache(dict):
   Lookups are plain dict lookups, so cache hits on hot paths cost nothing extra.
   """
 
+  _every: list = []  # weak references to every cache, for clear_all (ember.clear_caches)
+
   def __init__(self, maxsize: int = 4096):
     super().__init__()
     self.maxsize = maxsize
     self._lock = threading.Lock()
+    every = LRUCache._every
+    if len(every) > 1024 and len(every) & (len(every) - 1) == 0:  # at powers of two: prune
+      every[:] = [r for r in every if r() is not None]
+    every.append(weakref.ref(self))
+
+  @staticmethod
+  def clear_all() -> None:
+    """Empty every LRUCache of the process."""
+    for ref in LRUCache._every:
+      cache = ref()
+      if cache is not None:
+        cache.clear()
 
   def __setitem__(self, key, value):
     with self._lock:
@@ -76,7 +92,7 @@ def module_text(closed: ClosedJaxpr, name: str, arg_attrs: list | None = None) -
   return lowering.module_text(closed, name, arg_attrs=arg_attrs)
 
 
-def compile_text(text: str, device, compiler_options: tuple = ()):
+def compile_text(text: str, device, compiler_options: tuple = (), name: str | None = None):
   """Compile StableHLO ``text`` for ``device``; ``compiler_options`` are (name, value) pairs of
   XLA options (``jit(compiler_options=...)``), whose errors XLA reports."""
   module = lowering.parse_module(text)
@@ -86,13 +102,21 @@ def compile_text(text: str, device, compiler_options: tuple = ()):
     opts.env_option_overrides = list(compiler_options)
   client = backend_client.get_client()
   t0 = time.perf_counter()
-  exe = _hook.backend_compile_and_load(client, module, backend_client.device_list((device,)),
-                                       opts, lowering.host_callbacks(text))
+  with monitoring.timed("/jax/core/compile/backend_compile_duration",
+                        fun_name=lowering.monitored_name(name or module_name(text))):
+    exe = _hook.backend_compile_and_load(client, module, backend_client.device_list((device,)),
+                                         opts, lowering.host_callbacks(text))
   if config.jax_log_compiles:
     import logging
     logging.getLogger("ember").warning("Compiled %s in %.1f ms", text.split()[1],
                                        1e3 * (time.perf_counter() - t0))
   return exe
+
+
+def module_name(text: str) -> str:
+  """The name of a StableHLO module (``module @jit_f ...``)."""
+  start = text.find("module @")
+  return text[start + 8:].split(None, 1)[0] if start >= 0 else "main"
 
 
 def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main", committed: bool = False,
@@ -109,7 +133,7 @@ def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main", committed: bo
   key = (text, device, compiler_options)
   exe = _by_text.get(key)
   if exe is None:  # the same program (e.g. a re-created jit of one lambda) compiles once
-    exe = _by_text[key] = compile_text(text, device, compiler_options)
+    exe = _by_text[key] = compile_text(text, device, compiler_options, name)
   sharding = backend_client.replicated_sharding(device)
   handlers = [xc.array_result_handler(a, sharding, committed, _skip_checks=True)
               for a in closed.out_avals]

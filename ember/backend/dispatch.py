@@ -28,19 +28,39 @@ _uncommitted = LRUCache(2048)
 
 
 def _default_device():
-  global _DEFAULT
+  global _DEFAULT, DEFAULT_SHARDING
   _DEFAULT = backend_client.default_device()
+  DEFAULT_SHARDING = backend_client.replicated_sharding(_DEFAULT)
   return _DEFAULT
 
 
 _DEFAULT = None
+# The sharding of uncommitted arrays on the default device: the fast paths serve arrays with it
+# (an uncommitted array made under another ``jax_default_device`` is moved first).
+DEFAULT_SHARDING = None
+
+
+def default_sharding():
+  """``DEFAULT_SHARDING``, computed if need be."""
+  if DEFAULT_SHARDING is None:
+    _default_device()
+  return DEFAULT_SHARDING
+
+
+def _default_device_changed(name, old, new) -> None:
+  global _DEFAULT, DEFAULT_SHARDING
+  _DEFAULT = DEFAULT_SHARDING = None  # read again on next use, as are the fast path's programs
+  _fast_cache.clear()
+
+
+config.watch("jax_default_device", _default_device_changed)
 
 
 def apply_primitive(prim, *args, **params):
   """Run ``prim`` on concrete arguments (the ``impl`` rule of most primitives)."""
-  # Fast path: device arrays, none committed, executable already compiled for the default device.
+  # Fast path: uncommitted device arrays on the default device, executable already compiled.
   try:
-    if not any([x._committed for x in args]):
+    if not any([x._committed or x._sharding is not DEFAULT_SHARDING for x in args]):
       key = (prim, tuple([x.aval for x in args]), tuple(params.items()) if params else ())
       exe = _uncommitted.get(key)
       if exe is not None:
@@ -89,7 +109,8 @@ def _apply_general(prim, args, params):
   if committed:
     bufs = [to_buffer(x, a, device) for x, a in zip(args, avals)]
   else:
-    bufs = [x if type(x) is ArrayImpl else to_buffer(x, a, device) for x, a in zip(args, avals)]
+    bufs = [x if type(x) is ArrayImpl and x._sharding is DEFAULT_SHARDING else
+            to_buffer(x, a, device) for x, a in zip(args, avals)]
     if key is not None and device is _DEFAULT and all(type(x) is ArrayImpl for x in args):
       _uncommitted[(prim, avals, tuple(params.items()) if params else ())] = exe
   outs = exe.run(bufs)
@@ -122,7 +143,10 @@ def _one_primitive_jaxpr(prim, avals, params) -> ClosedJaxpr:
 
 
 def _compile_primitive(prim, avals, params, device, committed):
-  return compile_jaxpr(_one_primitive_jaxpr(prim, avals, params), device, prim.name, committed)
+  from ember import monitoring
+  with monitoring.timed("/jax/core/compile/jaxpr_trace_duration", fun_name=prim.name):
+    closed = _one_primitive_jaxpr(prim, avals, params)
+  return compile_jaxpr(closed, device, prim.name, committed)
 
 
 # --- jax_debug_nans / jax_debug_infs -------------------------------------------------------------

@@ -188,6 +188,11 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence[Value],
   return [read(x) for x in jaxpr.outvars]
 
 
+def monitored_name(module_name: str) -> str:
+  """The ``fun_name`` JAX's compile events carry for a module: ``jit(f)``."""
+  return f"jit({module_name[4:] if module_name.startswith('jit_') else module_name})"
+
+
 def module_text(closed: ClosedJaxpr, name: str = "main", const_avals_as_args: bool = True,
                 arg_attrs: Sequence[str] | None = None, result_attrs: Sequence[str] | None = None,
                 num_partitions: int = 1, preamble: str = "", module_context: dict | None = None
@@ -198,6 +203,15 @@ def module_text(closed: ClosedJaxpr, name: str = "main", const_avals_as_args: bo
   parameters' and results' shardings in ``arg_attrs``/``result_attrs``; ``module_context`` is
   what lowering rules read about it (the mesh).
   """
+  from ember import monitoring
+  with monitoring.timed("/jax/core/compile/jaxpr_to_mlir_module_duration",
+                        fun_name=monitored_name(name)):
+    return _module_text(closed, name, const_avals_as_args, arg_attrs, result_attrs,
+                        num_partitions, preamble, module_context)
+
+
+def _module_text(closed, name, const_avals_as_args, arg_attrs, result_attrs, num_partitions,
+                 preamble, module_context) -> str:
   jaxpr = closed.jaxpr
   ctx = LoweringContext()
   ctx.module_context = dict(module_context or {})

@@ -96,9 +96,10 @@ def host_value(x) -> np.ndarray:
         _keys(index.values()) != _keys(sharding.devices_indices_map(shape).values()):
       raise RuntimeError(
           "Fetching value for `jax.Array` that spans non-addressable (non process local) "
-          "devices is not possible. Use the `.addressable_shards` of the array to inspect the "
-          "addressable (process local) shards, or replicate it first, e.g. with "
-          "ember.jit(lambda a: a, out_shardings=NamedSharding(mesh, P()))(x).")
+          "devices is not possible. You can use "
+          "`jax.experimental.multihost_utils.process_allgather` to print the global array or "
+          "use `.addressable_shards` method of jax.Array to inspect the addressable (process "
+          "local) shards.")
     out, seen = np.empty(shape, x.aval.dtype), set()
     for idx, arr in zip(index.values(), x._arrays):  # the first copy of each block, as JAX
       key = tuple((s.start, s.stop) for s in idx)
@@ -168,7 +169,7 @@ class SpmdExecutable(Executable):
 _by_text = LRUCache(256)
 
 
-def _compile(text: str, mesh: Mesh, compiler_options: tuple = ()):
+def _compile(text: str, mesh: Mesh, compiler_options: tuple = (), name: str | None = None):
   key = (text, mesh, compiler_options)
   exe = _by_text.get(key)
   if exe is None:
@@ -183,9 +184,13 @@ def _compile(text: str, mesh: Mesh, compiler_options: tuple = ()):
     ids = np.array([[d.id for d in mesh._flat_devices]], np.int32)
     opts.device_assignment = xc.DeviceAssignment.create(ids)
     t0 = time.perf_counter()
-    exe = _hook.backend_compile_and_load(backend_client.get_client(),
-                                         lowering.parse_module(text), mesh._internal_device_list,
-                                         opts)
+    from ember import monitoring
+    from ember.backend.compile import module_name
+    with monitoring.timed("/jax/core/compile/backend_compile_duration",
+                          fun_name=lowering.monitored_name(name or module_name(text))):
+      exe = _hook.backend_compile_and_load(backend_client.get_client(),
+                                           lowering.parse_module(text),
+                                           mesh._internal_device_list, opts)
     if config.jax_log_compiles:
       import logging
       logging.getLogger("ember").warning("Compiled %s for %d devices in %.1f ms",
@@ -227,7 +232,7 @@ def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
   replicated); an ``out_shardings`` entry of None lets XLA choose, read back afterwards.
   ``arg_attrs`` and ``compiler_options`` are as ``compile.compile_jaxpr``'s."""
   text = module_text(closed, mesh, in_shardings, out_shardings, name, arg_attrs)
-  exe = _compile(text, mesh, compiler_options)
+  exe = _compile(text, mesh, compiler_options, name)
   outs = list(out_shardings)
   if any(s is None for s in outs):
     chosen = exe.get_output_shardings()  # None on a one-device mesh: all layouts are one

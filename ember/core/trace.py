@@ -532,6 +532,32 @@ class EvalTrace(Trace):
     return "EvalTrace"
 
 
+class CompileTimeEvalTrace(EvalTrace):
+  """The current trace inside ``ensure_compile_time_eval``: a primitive of concrete values runs
+  now, even under ``jit``; one given tracers goes to the innermost of their traces."""
+  __slots__ = ()
+
+  def process_primitive(self, prim: Primitive, args: tuple, params: dict):
+    traces = [x._trace for x in args if isinstance(x, Tracer)]
+    if not traces:
+      return EvalTrace.process_primitive(self, prim, args, params)
+    inner = traces[0]
+    for t in traces[1:]:  # the innermost: the one the others are ancestors of
+      p = t.parent
+      while p is not None and p is not inner:
+        p = p.parent
+      if p is inner:
+        inner = t
+    with set_current_trace(inner):
+      return prim.bind(*args, **params)
+
+  def __repr__(self):
+    return "EvalTrace"
+
+
+COMPILE_TIME_EVAL_TRACE = CompileTimeEvalTrace()
+
+
 def _no_default_impl(prim, *args, **params):
   return prim.rule("impl")(*args, **params)
 

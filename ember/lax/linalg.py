@@ -22,17 +22,21 @@ from ember import dtypes
 from ember.core.trace import get_aval
 from ember.lax import elementwise as _ew
 from ember.primitives import factorizations as _fac
+from ember.primitives.condensed import hessenberg_p, schur_p, tridiagonal_p
 from ember.primitives.factorizations import (
-    cholesky_p, geqrf_p, householder_product_p, lu_p, lu_pivots_to_permutation_p, qr_p,
-    triangular_solve_p, tridiagonal_solve_p)
+    cholesky_p, cholesky_update_p, geqp3_p, geqrf_p, householder_product_p, lu_p,
+    lu_pivots_to_permutation_p, ormqr_p, qr_p, symmetric_product_p, triangular_solve_p,
+    tridiagonal_solve_p)
 from ember.primitives.spectral import (
     EigImplementation, EighImplementation, SvdAlgorithm, eig_p, eigh_p, svd_p)
 
 __all__ = ["EigImplementation", "EighImplementation", "SvdAlgorithm", "cholesky", "cholesky_p",
-           "eig", "eig_p", "eigh", "eigh_p", "householder_product", "householder_product_p",
-           "lu", "lu_p", "lu_pivots_to_permutation", "lu_pivots_to_permutation_p", "qr", "qr_p",
-           "svd", "svd_p", "triangular_solve", "triangular_solve_p", "tridiagonal_solve",
-           "tridiagonal_solve_p"]
+           "cholesky_update", "cholesky_update_p", "eig", "eig_p", "eigh", "eigh_p",
+           "hessenberg", "hessenberg_p", "householder_product", "householder_product_p", "lu",
+           "lu_p", "lu_pivots_to_permutation", "lu_pivots_to_permutation_p", "ormqr", "ormqr_p",
+           "qdwh", "qr", "qr_p", "schur", "schur_p", "svd", "svd_p", "symmetric_product",
+           "symmetric_product_p", "triangular_solve", "triangular_solve_p", "tridiagonal",
+           "tridiagonal_p", "tridiagonal_solve", "tridiagonal_solve_p"]
 
 
 def _as_array(x):
@@ -63,6 +67,41 @@ def cholesky(x, *, symmetrize_input: bool = True):
   """
   x = _symmetrize(x) if symmetrize_input else _as_array(x)
   return _fac.tri(cholesky_p.bind(x), lower=True)
+
+
+def cholesky_update(r_matrix, w_vector):
+  """The upper Cholesky factor of R^T R + w w^T, given the upper factor ``r_matrix`` (R) of a
+  matrix and a vector ``w_vector`` (w), in O(n^2) (Givens rotations). Unbatched, real and not
+  differentiable, as in JAX.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> cholesky_update(jnp.array([[2., 1.], [0., 1.]]), jnp.array([0., 1.]))
+      Array([[2.       , 1.       ],
+             [0.       , 1.4142135]], dtype=float32)
+  """
+  return cholesky_update_p.bind(_as_array(r_matrix), _as_array(w_vector))
+
+
+def symmetric_product(a_matrix, c_matrix, *, alpha: float = 1., beta: float = 0.,
+                      symmetrize_output: bool = False):
+  """alpha A A^T + beta C for a (batch of) m x n matrices A and symmetric m x m C. On CPU
+  every element is computed; ``symmetrize_output`` copies the lower triangle onto the upper
+  one (on GPUs only the lower one is filled otherwise). Real dtypes only, as in JAX.
+
+  Example:
+      >>> import numpy as np
+      >>> a = np.array([[1., 2.], [0., 1.]], np.float32)
+      >>> symmetric_product(a, np.eye(2, dtype=np.float32), alpha=2., beta=1.)
+      Array([[11.,  4.],
+             [ 4.,  3.]], dtype=float32)
+  """
+  hash((alpha, beta))  # static parameters, as in JAX (an array is refused here)
+  out = symmetric_product_p.bind(_as_array(a_matrix), _as_array(c_matrix), alpha=alpha,
+                                 beta=beta)
+  if symmetrize_output:
+    out = _ew.add(_fac.tri(out, lower=True), _fac.mT(_fac.tri(out, lower=True, k=-1)))
+  return out
 
 
 def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
@@ -164,6 +203,30 @@ def householder_product(a, taus):
   return householder_product_p.bind(_as_array(a), _as_array(taus))
 
 
+def geqp3(a, jpvt):
+  """The Householder form of the QR decomposition with column pivoting ``(h, jpvt, taus)``
+  (LAPACK's geqp3): as ``geqrf``, of ``a[..., :, jpvt - 1]``; nonzero entries of the input
+  ``jpvt`` pin columns to the front, and the output ``jpvt`` is the 1-based permutation. Not
+  differentiable."""
+  return tuple(geqp3_p.bind(_as_array(a), _as_array(jpvt)))
+
+
+def ormqr(a, taus, c, *, left: bool = True, transpose: bool = False):
+  """``c`` multiplied by the Q of a QR decomposition in Householder form (``a`` holding the
+  reflectors below its diagonal, ``taus`` their scales): Q c (``left``) or c Q, with Q^T (Q^H
+  for complex) instead when ``transpose``; Q is never formed. Not differentiable, as in JAX.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> h, taus = geqrf(jnp.array([[3., 1.], [4., 2.]]))
+      >>> ormqr(h, taus, jnp.array([[3., 1.], [4., 2.]]), transpose=True)  # Q^T a = r
+      Array([[-5.        , -2.2       ],
+             [ 0.        ,  0.39999998]], dtype=float32)
+  """
+  return ormqr_p.bind(_as_array(a), _as_array(taus), _as_array(c), left=bool(left),
+                      transpose=bool(transpose))
+
+
 def eigh(x, *, lower: bool = True, symmetrize_input: bool = True,
          sort_eigenvalues: bool = True, subset_by_index=None, implementation=None):
   """The eigendecomposition ``(v, w)`` of the Hermitian ``x``: x v = v diag(w), with the
@@ -235,6 +298,175 @@ def tridiagonal_solve(dl, d, du, b, *, perturb_singular: bool = False):
   """
   return tridiagonal_solve_p.bind(_as_array(dl), _as_array(d), _as_array(du), _as_array(b),
                                   perturb_singular=bool(perturb_singular))
+
+
+def hessenberg(a):
+  """The reduction of a square ``a`` to upper Hessenberg form, Q^H a Q = H: ``[h, taus]`` with
+  H on and above ``h``'s first subdiagonal and the Householder reflectors that make Q below it,
+  their scales in ``taus`` (LAPACK's gehrd). CPU only and not differentiable, as in JAX.
+
+  Example:
+      >>> import numpy as np
+      >>> h, taus = hessenberg(np.array([[1., 2.], [3., 4.]], np.float32))
+      >>> h, taus.shape
+      (Array([[1., 2.],
+             [3., 4.]], dtype=float32), (1,))
+  """
+  return list(hessenberg_p.bind(_as_array(a)))
+
+
+def tridiagonal(a, *, lower: bool = True):
+  """The reduction of a Hermitian ``a`` (its ``lower`` or upper triangle) to real symmetric
+  tridiagonal form, Q^H a Q = T: ``[a, d, e, taus]``, with T's diagonal ``d`` and off-diagonal
+  ``e`` (also on ``a``'s diagonals) and the Householder reflectors that make Q in the rest of
+  that triangle, their scales in ``taus`` (LAPACK's sytrd/hetrd).
+
+  Example:
+      >>> import numpy as np
+      >>> _, d, e, _ = tridiagonal(np.array([[2., 1.], [1., 3.]], np.float32))
+      >>> d, e
+      (Array([2., 3.], dtype=float32), Array([1.], dtype=float32))
+  """
+  return list(tridiagonal_p.bind(_as_array(a), lower=bool(lower)))
+
+
+def schur(x, *, compute_schur_vectors: bool = True, sort_eig_vals: bool = False,
+          select_callable=None):
+  """The Schur decomposition x = Q U Q^H of a square ``x``: ``[U, Q]`` (``[U]`` without
+  ``compute_schur_vectors``). U is upper triangular for complex ``x`` and quasi-upper
+  triangular (2 x 2 blocks for complex conjugate eigenvalue pairs) for real ``x`` (LAPACK's
+  gees). CPU only, and not differentiable, as in JAX; ``sort_eig_vals`` raises
+  NotImplementedError and ``select_callable`` is unused, as in JAX.
+
+  Example:
+      >>> import numpy as np
+      >>> t, q = schur(np.array([[1., 2.], [0., 3.]], np.float32))
+      >>> t
+      Array([[1., 2.],
+             [0., 3.]], dtype=float32)
+  """
+  return list(schur_p.bind(_as_array(x), compute_schur_vectors=bool(compute_schur_vectors),
+                           sort_eig_vals=bool(sort_eig_vals), select_callable=select_callable))
+
+
+# --- qdwh: the polar decomposition by a dynamically weighted Halley iteration ------------------
+
+def _halley_weights(eps: float, max_iterations: int):
+  """The weights (a, b, c) of the QDWH iterations (Nakatsukasa, Bai and Gygi, SIAM J. Matrix
+  Anal. Appl. 31(5), 2010), started from the lower bound ``eps`` on the smallest singular value
+  of the scaled matrix, up to the point where that bound reaches 1 (within 5 eps)."""
+  weights, low, tol = [], eps, 5 * eps
+  while low + tol < 1 and len(weights) < max_iterations:
+    low2 = low * low
+    dd = (4 * (1 / low2 - 1) / low2) ** (1 / 3)
+    sqd = (1 + dd) ** 0.5
+    a = sqd + (2 - dd + 2 * (2 - low2) / (low2 * sqd)) ** 0.5
+    b = (a - 1) ** 2 / 4
+    c = a + b - 1
+    low = low * (a + b * low2) / (1 + c * low2)
+    weights.append((a, b, c))
+  return weights
+
+
+def _mask(x, rows: int, cols: int, fill=None):
+  """``x`` with the elements outside its top-left ``rows`` x ``cols`` block zeroed (or taken
+  from ``fill``)."""
+  import ember.numpy as jnp
+  i, j = jnp.indices(x.shape, sparse=True)
+  keep = (i < rows) & (j < cols)
+  return jnp.where(keep, x, 0 if fill is None else fill)
+
+
+def _qdwh_qr_step(u, m: int, n: int, e, d, sqrt_c):
+  """One iteration through a QR decomposition, stable for large c: with [sqrt(c) U; I] =
+  [Q1; Q2] R, U <- e U + d Q1 Q2^H, for e = b / c and d = (a - e) / sqrt(c)."""
+  import ember.numpy as jnp
+  from ember.lax.structural import dynamic_slice, dynamic_update_slice
+  big_m, big_n = u.shape
+  y = jnp.concatenate([sqrt_c * u, jnp.zeros((big_n, big_n), u.dtype)])
+  y = dynamic_update_slice(y, jnp.eye(big_n, dtype=u.dtype), (m, 0))
+  q, _ = qr(y, full_matrices=False)
+  q1 = _mask(q[:big_m], m, n)
+  q2 = _mask(dynamic_slice(q, (m, 0), (big_n, big_n)), n, n)
+  return e * u + d * (q1 @ q2.conj().T)
+
+
+def _qdwh_cholesky_step(u, n: int, e, d, c):
+  """One iteration through a Cholesky factorization: with c U^H U + I = L L^H,
+  U <- e U + d U (L L^H)^-1, for e = b / c and d = a - e."""
+  import ember.numpy as jnp
+  eye = jnp.eye(u.shape[1], dtype=u.dtype)
+  low = cholesky(_mask(c * (u.conj().T @ u) + eye, n, n, eye), symmetrize_input=False)
+  z = triangular_solve(low, u.T, left_side=True, lower=True, conjugate_a=True).conj()
+  z = triangular_solve(low, z, left_side=True, lower=True, transpose_a=True,
+                       conjugate_a=True).T.conj()
+  return e * u + d * z
+
+
+def qdwh(x, *, is_hermitian: bool = False, max_iterations: int | None = None,
+         eps: float | None = None, dynamic_shape: tuple[int, int] | None = None):
+  """The polar decomposition x = u h of a full-rank M x N ``x`` (M >= N) by the QR-based
+  dynamically weighted Halley iteration: ``(u, h, num_iters, is_converged)``, u with
+  orthonormal columns and h Hermitian positive definite.
+
+  The iterations run until ``|u_k - u_k-1| < (5 eps)^(1/3)`` (``eps`` defaults to the dtype's
+  epsilon) or ``max_iterations`` (10) have run; ``dynamic_shape=(m, n)`` treats ``x`` as an
+  m x n matrix padded with zeros. ``is_hermitian`` is unused, as in JAX. Iterations that run
+  until convergence make a while loop: differentiable in forward mode only.
+
+  Raises:
+      ValueError: for M < N.
+
+  Example:
+      >>> import numpy as np
+      >>> u, h, num_iters, converged = qdwh(np.array([[2., 0.], [0., 3.]], np.float32))
+      >>> h, converged
+      (Array([[2., 0.],
+             [0., 3.]], dtype=float32), Array(True, dtype=bool))
+  """
+  import ember.numpy as jnp
+  from ember.lax import control_flow
+  bool(is_hermitian)
+  max_iterations = 10 if max_iterations is None else operator.index(max_iterations)
+  x = _as_array(x)
+  big_m, big_n = get_aval(x).shape
+  if big_m < big_n:
+    raise ValueError("The input matrix of shape M x N must have M >= N.")
+  m, n = (big_m, big_n) if dynamic_shape is None else dynamic_shape
+  if dynamic_shape is not None:
+    x = _mask(x, m, n)
+  eps = float(dtypes.finfo(get_aval(x).dtype).eps) if eps is None else eps
+  one_norm, inf_norm = jnp.linalg.norm(x, ord=1), jnp.linalg.norm(x, ord=np.inf)
+  scale = jnp.where(one_norm == 0, 1, _ew.rsqrt(one_norm) * _ew.rsqrt(inf_norm))
+  u = x * scale.astype(x.dtype)
+  tol_norm = jnp.cbrt(5 * eps)
+  weights = _halley_weights(eps, max_iterations)
+  # large c: QR is the stable way; the parameters (e, d, sqrt(c) or c) of each step
+  qr_params = [(b / c, (a - b / c) / c ** 0.5, c ** 0.5) for a, b, c in weights if c > 100]
+  chol_params = [(b / c, a - b / c, c) for a, b, c in weights if c <= 100]
+
+  def run(u, params, step):
+    params = jnp.array(params).astype(x.dtype)
+    def body(i, carry):
+      new = step(carry[0], *params[i])
+      return new, jnp.linalg.norm(new - carry[0]) > tol_norm
+    return control_flow.fori_loop(0, len(params), body, (u, True))
+  if qr_params:
+    u, _ = run(u, qr_params, lambda u, *p: _qdwh_qr_step(u, m, n, *p))
+  not_converged = True
+  if chol_params:
+    u, not_converged = run(u, chol_params, lambda u, *p: _qdwh_cholesky_step(u, n, *p))
+
+  def halley(carry):  # the weights' limit a = 3, b = 1, c = 3
+    k, u, _ = carry
+    new = _qdwh_cholesky_step(u, n, 1 / 3, 3 - 1 / 3, 3)
+    return k + 1, new, jnp.linalg.norm(new - u) > tol_norm
+  num_iters, u, not_converged = control_flow.while_loop(
+      lambda carry: carry[2] & (carry[0] < max_iterations), halley,
+      (len(weights), u, not_converged))
+  u = 1.5 * u - 0.5 * u @ (u.conj().T @ u)
+  h = u.conj().T @ x
+  return u, (h + h.conj().T) / 2, num_iters, jnp.logical_not(not_converged)
 
 
 def _lu_solve(lu, permutation, b, *, adjoint: bool = False):

@@ -1,6 +1,8 @@
 """Matrix factorizations and solves on jaxlib's LAPACK kernels: ``cholesky``,
-``triangular_solve``, ``lu``, ``lu_pivots_to_permutation``, ``qr``, ``geqrf`` (QR in Householder
-form), ``householder_product`` and ``tridiagonal_solve``.
+``cholesky_update``, ``triangular_solve``, ``lu``, ``lu_pivots_to_permutation``, ``qr``,
+``geqrf`` and ``geqp3`` (QR in Householder form, without and with column pivoting),
+``householder_product``, ``ormqr`` (a product with Q in Householder form),
+``symmetric_product`` and ``tridiagonal_solve``.
 
 They share:
 - operands that are matrices in their two minor dimensions, with any number of leading batch
@@ -8,18 +10,21 @@ They share:
   batch axis to the front, except triangular_solve's, which folds an unbatched ``a``'s batch
   into ``b``'s columns or rows);
 - dtypes float32, float64, complex64 and complex128;
-- a lowering that is one LAPACK custom call (``ember.backend.lapack``) followed by lax code
+- a lowering that is one LAPACK custom call (``ember.backend.lapack``; ``ffi_call`` for the
+  kernels with typed attributes) followed by lax code
   (written as an ember function and lowered inline) that fixes up its results: a failed
   factorization (LAPACK's ``info``) gives NaNs, as in JAX;
 - jvp rules from matrix calculus, written with the matrix helpers below (also used by
-  ``ember.primitives.spectral``).
+  ``ember.primitives.spectral`` and ``ember.primitives.condensed``).
+``cholesky_update`` and ``symmetric_product`` have no LAPACK kernel on CPU: their lowerings are
+lax code (Givens rotations, a matrix product), as JAX's.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ember import dtypes
-from ember.backend.lapack import lapack_call, lapack_prefix
+from ember.backend.lapack import _layout, lapack_call, lapack_prefix
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.primitives.elementwise import lax
@@ -35,22 +40,77 @@ _I32 = np.dtype(np.int32)
 # --- shared checks and matrix helpers ----------------------------------------------------------
 
 def check_matrix(name: str, x: ShapedArray, *, square: bool = False) -> None:
-  """A TypeError unless ``x`` is a (batch of) inexact matrices, square if asked."""
-  if x.ndim < 2:
-    raise TypeError(f"Input 0 to {name} must have rank at least 2, but got shape={x.shape}")
-  if not dtypes.is_inexact(x.dtype):
-    raise TypeError(f"{name} does not accept dtype {x.dtype.name} at position 0. Accepted "
-                    "dtypes at position 0 are subtypes of floating, complexfloating.")
+  """A TypeError unless ``x`` is a (batch of) inexact matrices, square if asked (a
+  ValueError), checked in JAX's order: rank, shape, dtype."""
+  check_ranks(name, [x], [2])
   if square and x.shape[-1] != x.shape[-2]:
     raise ValueError(f"The input to {name} must be a square matrix. Got shape {x.shape}.")
+  check_dtypes(name, [x])
+
+
+def check_ranks(name: str, avals, ranks, *, exact: bool = False,
+                same_batch: bool = True) -> None:
+  """JAX's first checks of a linalg primitive's operands: each of rank at least (exactly, if
+  ``exact``) ``ranks[i]``, all with one number of batch dimensions (and one batch shape, if
+  ``same_batch``)."""
+  for i, (a, rank) in enumerate(zip(avals, ranks)):
+    if a.ndim < rank:
+      raise TypeError(f"Input {i} to {name} must have rank at least {rank}, but got "
+                      f"shape={a.shape}")
+    if exact and a.ndim != rank:
+      raise TypeError(f"Input {i} to {name} must have a rank of exactly {rank}, but got "
+                      f"shape={a.shape}")
+  nbatch = [a.ndim - r for a, r in zip(avals, ranks)]
+  if len(set(nbatch)) > 1:
+    raise TypeError(f"All inputs to {name} must have the same number of batch dimensions, but "
+                    f"got {nbatch} batch dimensions for the inputs.")
+  if same_batch and len({a.shape[:n] for a, n in zip(avals, nbatch)}) > 1:
+    raise ValueError(f"All inputs to {name} must have the same batch dimensions, got shapes "
+                     f"{', '.join(str(a.shape) for a in avals)}.")
+
+
+def check_dtypes(name: str, avals, *, real_only: bool = False) -> None:
+  """JAX's dtype checks of a linalg primitive's operands (made after the shape checks): inexact
+  (real if ``real_only``) and all one dtype."""
+  kinds = "floating" if real_only else "floating, complexfloating"
+  for i, a in enumerate(avals):
+    if not (dtypes.is_float(a.dtype) if real_only else dtypes.is_inexact(a.dtype)):
+      raise TypeError(f"{name} does not accept dtype {a.dtype.name} at position {i}. Accepted "
+                      f"dtypes at position {i} are subtypes of {kinds}.")
+  if len({a.dtype for a in avals}) > 1:
+    raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
+                    f"{', '.join(a.dtype.name for a in avals)}.")
+
+
+_COMPLEX_NAMES = {"orgqr": "ungqr", "ormqr": "unmqr", "syevd": "heevd", "sytrd": "hetrd"}
 
 
 def routine(name: str, dtype) -> str:
   """The LAPACK routine ``name`` for ``dtype`` (``orgqr`` is ``ungqr``... for complex)."""
   prefix = lapack_prefix(dtype)
-  if prefix in "cz":
-    name = {"orgqr": "ungqr", "syevd": "heevd"}.get(name, name)
-  return prefix + name
+  return prefix + (_COMPLEX_NAMES.get(name, name) if prefix in "cz" else name)
+
+
+def ffi_call(ctx, target: str, operands, out_avals, *, num_batch_dims: int,
+             attrs: dict[str, str] | None = None, aliases=()) -> list:
+  """Emit a call of jaxlib's CPU kernel ``target`` (its full name, e.g.
+  ``"lapack_sgehrd_ffi"``) whose attributes are typed: ``attrs`` maps each to its MLIR text
+  (``"1 : i32"``, ``"true"``). Otherwise as ``lapack_call``: column-major matrices, a loop
+  over ``num_batch_dims`` leading dimensions, (result, operand) ``aliases``."""
+  alias_attr = ", ".join(
+      "#stablehlo.output_operand_alias<output_tuple_indices = "
+      f"{'[]' if len(out_avals) == 1 else f'[{r}]'}, operand_index = {o}, "
+      "operand_tuple_indices = []>" for r, o in aliases)
+  layouts = lambda ranks: "[" + ", ".join(_layout(r, num_batch_dims) for r in ranks) + "]"
+  config = ", ".join(f"{k} = {v}" for k, v in sorted((attrs or {}).items()))
+  return ctx.op("stablehlo.custom_call", list(operands), list(out_avals), {
+      "api_version": "1 : i32", "backend_config": '""', "call_target_name": f'"{target}"',
+      "called_computations": "[]", "has_side_effect": "false",
+      "operand_layouts": layouts([v.aval.ndim for v in operands]),
+      "output_operand_aliases": f"[{alias_attr}]",
+      "result_layouts": layouts([a.ndim for a in out_avals]),
+      "mhlo.backend_config": f"{{{config}}}",
+      "mhlo.frontend_attributes": f'{{num_batch_dims = "{num_batch_dims}"}}'})
 
 
 def batch_dims(x: ShapedArray) -> tuple[int, ...]:
@@ -185,6 +245,70 @@ cholesky_p = Primitive("cholesky")
 cholesky_p.def_rules(abstract_eval=_cholesky_abstract_eval, lower=_cholesky_lower,
                      jvp=_cholesky_jvp, batch=batch_at_front(cholesky_p))
 cholesky_p.def_unsupported("transpose", "it is not linear")
+
+
+# --- cholesky_update and symmetric_product (lax code on CPU) ----------------------------------
+
+def _cholesky_update_abstract_eval(r, w):
+  check_ranks("cholesky_update", [r, w], [2, 1], exact=True)
+  if r.shape[0] != r.shape[1] or w.shape[0] != r.shape[1]:
+    raise ValueError("Rank-1 update to Cholesky decomposition takes a square matrix and a "
+                     f"vector of the same size as input. Got shapes {r.shape} and {w.shape} "
+                     "instead")
+  check_dtypes("cholesky_update", [r, w], real_only=True)
+  return r.strip_weak_type()
+
+
+def _cholesky_update(r, w):
+  """The upper factor of R^T R + w w^T: row k of R and the remaining w are rotated (a Givens
+  rotation, scaled against overflow) so that w[k] becomes zero."""
+  n = get_aval(w).shape[0]
+  dt = get_aval(w).dtype
+  rows = [lax.index_in_dim(r, k, 0, keepdims=False) for k in range(n)]
+  one, zero = np.ones((), dt), np.zeros((), dt)
+  for k in range(n):
+    x, y = lax.index_in_dim(rows[k], k, 0, False), lax.index_in_dim(w, k, 0, False)
+    scale = lax.max(lax.abs(x), lax.abs(y))
+    x, y = lax.div(x, scale), lax.div(y, scale)
+    inv_norm = lax.rsqrt(lax.add(lax.mul(x, x), lax.mul(y, y)))
+    y_zero = lax.eq(lax.index_in_dim(w, k, 0, False), zero)
+    c = lax.select(y_zero, one, lax.mul(x, inv_norm))
+    s = lax.select(y_zero, zero, lax.neg(lax.mul(y, inv_norm)))
+    rows[k], w = (lax.sub(lax.mul(c, rows[k]), lax.mul(s, w)),
+                  lax.add(lax.mul(c, w), lax.mul(s, rows[k])))
+  return lax.concatenate([lax.expand_dims(row, (0,)) for row in rows], 0) if n else r
+
+
+cholesky_update_p = Primitive("cholesky_update")
+cholesky_update_p.def_rules(abstract_eval=_cholesky_update_abstract_eval,
+                            lower=lower_fun(_cholesky_update))
+cholesky_update_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
+cholesky_update_p.def_unsupported("batch", "batching is not implemented in JAX either")
+
+
+def _symmetric_product_abstract_eval(a, c, *, alpha, beta):
+  check_ranks("symmetric_product", [a, c], [2, 2])
+  if a.shape[-2] != c.shape[-1] or c.shape[-2] != c.shape[-1]:
+    raise ValueError("symmetric_update expects a rectangular matrix of shape (m, n) and a "
+                     f"square matrix of shape (n, n). Got shapes {a.shape} and {c.shape}.")
+  check_dtypes("symmetric_product", [a, c], real_only=True)
+  return c.strip_weak_type()
+
+
+def _symmetric_product(a, c, *, alpha, beta):
+  """alpha A A^T + beta C, all of it (only a GPU kernel would fill one triangle)."""
+  dt = get_aval(c).dtype
+  prod = lax.dot_general(a, a, (((get_aval(a).ndim - 1,), (get_aval(a).ndim - 1,)),
+                                (tuple(range(get_aval(a).ndim - 2)),) * 2),
+                         precision=lax.Precision.HIGHEST)
+  return lax.add(lax.mul(np.array(alpha, dt), prod), lax.mul(np.array(beta, dt), c))
+
+
+symmetric_product_p = Primitive("symmetric_product")
+symmetric_product_p.def_rules(abstract_eval=_symmetric_product_abstract_eval,
+                              lower=lower_fun(_symmetric_product),
+                              batch=batch_at_front(symmetric_product_p))
+symmetric_product_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
 
 
 # --- triangular_solve ---------------------------------------------------------------------------
@@ -495,12 +619,9 @@ def _qr_lower(ctx, x, *, pivoting, full_matrices, use_magma):
   nb = len(batch)
   m, n = x.aval.shape[-2:]
   k = min(m, n)
-  taus_aval = ShapedArray(batch + (k,), x.aval.dtype)
   if pivoting:
     jpvt = ctx.constant(np.zeros((), _I32), ShapedArray(batch + (n,), _I32))
-    a, jpvt, taus = lapack_call(ctx, routine("geqp3", x.aval.dtype), [x, jpvt],
-                                [x.aval, jpvt.aval, taus_aval], num_batch_dims=nb,
-                                aliases=[(0, 0), (1, 1)])
+    a, jpvt, taus = _geqp3_lower(ctx, x, jpvt)
   else:
     a, taus = _geqrf_lower(ctx, x)
   q_cols = m if full_matrices else k
@@ -616,15 +737,43 @@ geqrf_p.def_rules(abstract_eval=_geqrf_abstract_eval, lower=_geqrf_lower,
 geqrf_p.def_unsupported("jvp", "JAX defines no derivative for it either; use qr")
 
 
+def _geqp3_abstract_eval(x, jpvt):
+  check_ranks("geqp3", [x, jpvt], [2, 1])
+  if jpvt.shape != batch_dims(x) + x.shape[-1:]:
+    raise ValueError("geqp3 requires jpvt of shape [..., n] for a of shape [..., m, n], got "
+                     f"{x.shape} and {jpvt.shape}.")
+  check_dtypes("geqp3", [x])
+  if jpvt.dtype != _I32:
+    raise TypeError(f"geqp3 requires int32 column pivots jpvt, got {jpvt.dtype.name}.")
+  return [x.strip_weak_type(), jpvt.strip_weak_type(),
+          ShapedArray(batch_dims(x) + (min(x.shape[-2:]),), x.dtype)]
+
+
+def _geqp3_lower(ctx, x, jpvt):
+  """geqp3: QR with column pivoting; ``jpvt`` marks (nonzero, 1-based) the columns to move to
+  the front first and returns the 1-based permutation."""
+  taus = ShapedArray(batch_dims(x.aval) + (min(x.aval.shape[-2:]),), x.aval.dtype)
+  return lapack_call(ctx, routine("geqp3", x.aval.dtype), [x, jpvt], [x.aval, jpvt.aval, taus],
+                     num_batch_dims=x.aval.ndim - 2, aliases=[(0, 0), (1, 1)])
+
+
+# The Householder form of pivoted QR: (h, jpvt, taus) with LAPACK's 1-based permutation.
+geqp3_p = Primitive("geqp3", multiple_results=True)
+geqp3_p.def_rules(abstract_eval=_geqp3_abstract_eval, lower=_geqp3_lower,
+                  batch=batch_at_front(geqp3_p))
+geqp3_p.def_unsupported("jvp", "JAX defines no derivative for it either; use qr")
+
+
 def _householder_abstract_eval(a, taus):
-  check_matrix("householder_product", a)
+  check_ranks("householder_product", [a, taus], [2, 1])
   m, n = a.shape[-2:]
-  if taus.shape[:-1] != batch_dims(a) or taus.shape[-1] > min(m, n) or m < n:
-    raise ValueError("householder_product requires a of shape [..., m, n] with m >= n and taus "
-                     f"of shape [..., k] with k <= n, got {a.shape} and {taus.shape}.")
-  if taus.dtype != a.dtype:
-    raise TypeError("householder_product requires a and taus of one dtype, got "
-                    f"{a.dtype.name} and {taus.dtype.name}.")
+  if m < n:
+    raise ValueError("The first argument to householder_product must have at least as many "
+                     f"rows as columns, got shape {a.shape}")
+  if taus.shape[-1] > min(m, n):
+    raise ValueError("The second argument to householder_product must not have more rows than "
+                     "the minimum of the first argument's rows and columns.")
+  check_dtypes("householder_product", [a, taus])
   return a.strip_weak_type()
 
 
@@ -633,33 +782,63 @@ householder_product_p.def_rules(
     abstract_eval=_householder_abstract_eval,
     lower=lambda ctx, a, taus: _householder(ctx, a, taus),
     batch=batch_at_front(householder_product_p))
-householder_product_p.def_unsupported("jvp", "JAX defines no derivative for it either")
+householder_product_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
+
+
+def _ormqr_abstract_eval(a, taus, c, *, left, transpose):
+  check_ranks("ormqr", [a, taus, c], [2, 1, 2])
+  m = a.shape[-2]
+  if left and c.shape[-2] != m:
+    raise ValueError("ormqr with left=True expects c to have the same number of rows as the "
+                     f"Householder matrix a. Got a shape {a.shape} and c shape {c.shape}.")
+  if not left and c.shape[-1] != m:
+    raise ValueError("ormqr with left=False expects c to have the same number of columns as the "
+                     f"Householder matrix a has rows. Got a shape {a.shape} and c shape "
+                     f"{c.shape}.")
+  if taus.shape[-1] > min(a.shape[-2:]):  # LAPACK would reject it (JAX's kernel crashes)
+    raise ValueError(f"ormqr takes at most min(m, n) = {min(a.shape[-2:])} reflectors for a of "
+                     f"shape {a.shape}, got taus of shape {taus.shape}.")
+  check_dtypes("ormqr", [a, taus, c])
+  return c.strip_weak_type()
+
+
+def _ormqr_lower(ctx, a, taus, c, *, left, transpose):
+  """ormqr/unmqr: c multiplied by Q (Q^H when ``transpose``) from the left or the right,
+  without forming Q."""
+  attrs = {"left": "true" if left else "false", "transpose": "true" if transpose else "false"}
+  target = f"lapack_{routine('ormqr', a.aval.dtype)}_ffi"
+  return ffi_call(ctx, target, [a, taus, c], [c.aval], num_batch_dims=a.aval.ndim - 2,
+                  attrs=attrs, aliases=[(0, 2)])[0]
+
+
+ormqr_p = Primitive("ormqr")
+ormqr_p.def_rules(abstract_eval=_ormqr_abstract_eval, lower=_ormqr_lower,
+                  batch=batch_at_front(ormqr_p))
+ormqr_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
 
 
 # --- tridiagonal_solve -------------------------------------------------------------------------
 
 def _tridiagonal_solve_abstract_eval(dl, d, du, b, *, perturb_singular):
-  if b.ndim < 2:
-    raise ValueError(f"tridiagonal_solve requires b of rank at least 2, got shape {b.shape}.")
-  diag_shape = b.shape[:-1]
-  for name, v in (("dl", dl), ("d", d), ("du", du)):
-    if v.shape != diag_shape:
-      raise ValueError(f"tridiagonal_solve requires {name} of shape {diag_shape} (b's shape "
-                       f"without its last axis), got {v.shape}.")
-    if v.dtype != b.dtype:
-      raise TypeError(f"tridiagonal_solve requires dl, d, du and b of one dtype, got "
-                      f"{v.dtype.name} and {b.dtype.name}.")
-  if not dtypes.is_inexact(b.dtype):
-    raise TypeError(f"tridiagonal_solve does not accept dtype {b.dtype.name}.")
-  if perturb_singular:
-    raise NotImplementedError("tridiagonal_solve with perturb_singular=True is not supported "
-                              "by ember on CPU.")
+  check_ranks("tridiagonal_solve", [dl, d, du, b], [1, 1, 1, 2], same_batch=False)
+  if not dl.shape == d.shape == du.shape:
+    raise TypeError("tridiagonal_solve requires that all diagonal arguments have the same "
+                    "shape.")
+  if dl.shape != b.shape[:-1]:
+    raise TypeError("tridiagonal_solve requires that the leading ndim-1 dimensions of b equal "
+                    "the dimensions of the diagonal arguments.")
+  check_dtypes("tridiagonal_solve", [dl, d, du, b])
   return b.strip_weak_type()
 
 
 def _tridiagonal_solve_lower(ctx, dl, d, du, b, *, perturb_singular):
-  """gtsv (Gaussian elimination with partial pivoting); a singular system gives NaNs."""
+  """gtsv (Gaussian elimination with partial pivoting); a singular system gives NaNs. With
+  ``perturb_singular``, jaxlib's own kernel instead perturbs tiny pivots (by about
+  eps * max |U|), so a singular system gets a finite, huge solution."""
   batch = b.aval.shape[:-2]
+  if perturb_singular:
+    return ffi_call(ctx, "tridiagonal_solve_perturbed_ffi", [dl, d, du, b], [b.aval],
+                    num_batch_dims=len(batch))[0]
   outs = lapack_call(ctx, routine("gtsv", b.aval.dtype), [dl, d, du, b],
                      [dl.aval, d.aval, du.aval, b.aval, ShapedArray(batch, _I32)],
                      num_batch_dims=len(batch), aliases=[(i, i) for i in range(4)])

@@ -26,14 +26,16 @@ import numpy as np
 from ember import pytree
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms import batching
 from ember.transforms.staging import fun_name, trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
 
-__all__ = ["custom_jvp", "custom_vjp", "stop_gradient", "checkpoint", "remat"]
+__all__ = ["custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "stop_gradient",
+           "checkpoint", "remat", "SymbolicZero", "CustomVJPPrimal", "zero_from_primal",
+           "custom_vjp_primal_tree_values"]
 
 
 def _call_impl(*args, call_jaxpr: ClosedJaxpr, **_):
@@ -115,6 +117,94 @@ def stop_gradient(x):
   return pytree.tree_map(leaf, x)
 
 
+# --- symbolic zeros -----------------------------------------------------------------------------
+
+class SymbolicZero:
+  """A zero tangent or cotangent known without computing it: what a ``custom_jvp`` rule or a
+  ``custom_vjp`` bwd defined with ``symbolic_zeros=True`` receives in place of a zero array, and
+  may return to say an output's tangent (an input's cotangent) is zero.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.custom_derivatives import SymbolicZero
+      >>> z = SymbolicZero.from_primal_value(jnp.ones(2))
+      >>> z.shape, z.dtype
+      ((2,), dtype('float32'))
+  """
+
+  def __init__(self, aval):
+    self.aval = aval
+
+  shape = property(lambda self: self.aval.shape)
+  dtype = property(lambda self: self.aval.dtype)
+
+  @staticmethod
+  def from_primal_value(val) -> "SymbolicZero":
+    return SymbolicZero(tangent_aval(core.get_aval(val)))
+
+  def __repr__(self):
+    return "SymbolicZero"
+
+
+def _is_symbolic_zero(x) -> bool:
+  return type(x) is SymbolicZero
+
+
+class CustomVJPPrimal:
+  """An argument of a ``custom_vjp`` fwd rule defined with ``symbolic_zeros=True``: the primal
+  ``value`` and whether it is ``perturbed`` (has a nonzero tangent).
+
+  Example:
+      >>> import ember
+      >>> @ember.custom_vjp
+      ... def f(x, y):
+      ...   return x * y
+      >>> def fwd(x, y):
+      ...   print(x.perturbed, y.perturbed)
+      ...   return x.value * y.value, y.value
+      >>> f.defvjp(fwd, lambda y, g: (g * y, None), symbolic_zeros=True)
+      >>> ember.grad(f)(2.0, 3.0)
+      True False
+      Array(3., dtype=float32, weak_type=True)
+  """
+  __slots__ = ("value", "perturbed")
+
+  def __init__(self, value, perturbed: bool):
+    self.value, self.perturbed = value, perturbed
+
+  def __repr__(self):
+    return f"CustomVJPPrimal(value={self.value!r}, perturbed={self.perturbed!r})"
+
+
+def custom_vjp_primal_tree_values(tree):
+  """``tree`` with each ``CustomVJPPrimal`` leaf replaced by its value (for fwd rules defined
+  with ``symbolic_zeros=True``).
+
+  Example:
+      >>> from ember.custom_derivatives import CustomVJPPrimal, custom_vjp_primal_tree_values
+      >>> custom_vjp_primal_tree_values({"a": CustomVJPPrimal(1.0, True)})
+      {'a': 1.0}
+  """
+  return pytree.tree_map(lambda x: x.value if type(x) is CustomVJPPrimal else x, tree,
+                         is_leaf=lambda x: type(x) is CustomVJPPrimal)
+
+
+def zero_from_primal(val, symbolic_zeros: bool = False):
+  """A zero tangent for each leaf of ``val``: ``SymbolicZero`` objects, or arrays of the
+  tangent type (float0 for integers and booleans).
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember.custom_derivatives import zero_from_primal
+      >>> zero_from_primal(jnp.ones(2))
+      Array([0., 0.], dtype=float32)
+  """
+  def zero(x):
+    aval = tangent_aval(core.get_aval(x))
+    return SymbolicZero(aval) if symbolic_zeros else _materialize(Zero(aval))
+  return pytree.tree_map(zero, val)
+
+
 # --- custom_jvp ---------------------------------------------------------------------------------
 
 custom_jvp_call_p = core.Primitive("custom_jvp_call", multiple_results=True)
@@ -130,7 +220,7 @@ def _materialize(t):
 def _custom_jvp_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_zeros, num_consts):
   consts, primals = primals[:num_consts], primals[num_consts:]
   tangents = tangents[num_consts:]
-  ts = [_materialize(t) for t in tangents]
+  ts = list(tangents) if symbolic_zeros else [_materialize(t) for t in tangents]
   return jvp(consts, primals, ts)
 
 
@@ -219,14 +309,16 @@ class custom_jvp:
 
     def flat_jvp(c, primals, tangents):
       p_args = pytree.unflatten(in_tree, primals)
-      t_args = pytree.unflatten(in_tree, tangents)
+      t_args = pytree.unflatten(in_tree, [SymbolicZero(t.aval) if type(t) is Zero else t
+                                          for t in tangents])
       nd = [nondiff[i] for i in sorted(nondiff)]
       if nd:
         out, t_out = user_jvp(*nd, tuple(p_args), tuple(t_args))
       else:
         out, t_out = user_jvp(tuple(p_args), tuple(t_args))
       o_leaves, o_tree = pytree.flatten(out)
-      t_leaves, t_tree = pytree.flatten(t_out)
+      t_leaves, t_tree = pytree.flatten(t_out, is_leaf=_is_symbolic_zero)
+      t_leaves = [Zero(t.aval) if type(t) is SymbolicZero else t for t in t_leaves]
       if o_tree != out_tree or t_tree != out_tree:
         raise TypeError(
             f"Custom JVP rule of {self.__name__} must produce primal and tangent outputs with "
@@ -275,7 +367,7 @@ def _custom_vjp_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_z
                     num_consts):
   primals = primals[num_consts:]
   tangents = tangents[num_consts:]
-  out, res = fwd(primals)
+  out, res = fwd(primals, tuple(type(t) is not Zero for t in tangents))
   # Every tangent but float0 ones becomes a linear input: bwd returns a cotangent per primal,
   # and the transpose must hand one back for each linear input, in its slot.
   ts = [instantiate(t) if type(t) is Zero and t.aval.dtype != float0 else t for t in tangents]
@@ -293,8 +385,8 @@ def _custom_lin_impl(*args, **params):
 
 def _custom_lin_transpose(cts, *args, num_res, bwd, nonzero, in_avals, out_avals):
   res = args[:num_res]
-  cts = [instantiate(c, a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
-  ct_in = bwd(res, cts)
+  cts = [Zero(a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
+  ct_in = bwd(res, cts)  # it instantiates zeros, or hands them to the user as SymbolicZero
   ct_iter = iter(ct_in)
   out = [None] * num_res
   for nz, a in zip(nonzero, in_avals):
@@ -399,7 +491,12 @@ class custom_vjp:
     res_tree_box = []
     leaf_avals = [core.get_aval(x) for x in leaves]  # not the leaves: bwd outlives the trace
 
-    def flat_fwd(primals):
+    symbolic = self.symbolic_zeros
+
+    def flat_fwd(primals, perturbed=None):  # perturbed: per primal, whether its tangent is nonzero
+      if symbolic:
+        perturbed = (True,) * len(primals) if perturbed is None else perturbed
+        primals = [CustomVJPPrimal(p, bool(z)) for p, z in zip(primals, perturbed)]
       out, res = user_fwd(*with_nondiff(pytree.unflatten(in_tree, primals)))
       o_leaves, o_tree = pytree.flatten(out)
       if o_tree != out_tree:
@@ -412,12 +509,16 @@ class custom_vjp:
 
     def flat_bwd(res, cts):
       r = pytree.unflatten(res_tree_box[0], res)
+      cts = [(SymbolicZero(c.aval) if symbolic else instantiate(c)) if type(c) is Zero else c
+             for c in cts]
       ct = pytree.unflatten(out_tree, cts)
       out = user_bwd(*nd, r, ct) if nd else user_bwd(r, ct)
       if not isinstance(out, (tuple, list)):
         raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
                         f"(non-static) argument; got {type(out).__name__}.")
-      return _check_bwd_vma(_bwd_leaves(tuple(out), in_tree), leaf_avals, in_tree)
+      out = pytree.tree_map(lambda c: None if type(c) is SymbolicZero else c, tuple(out),
+                            is_leaf=_is_symbolic_zero)
+      return _check_bwd_vma(_bwd_leaves(out, in_tree), leaf_avals, in_tree)
 
     _named_like(flat_fwd, user_fwd), _named_like(flat_bwd, user_bwd)
     outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=closed, fwd=flat_fwd,
@@ -426,21 +527,147 @@ class custom_vjp:
     return pytree.unflatten(out_tree, outs)
 
 
+# --- custom_gradient ----------------------------------------------------------------------------
+
+class _Rule:
+  """A custom_gradient's vjp rule traced into a jaxpr: a pytree whose leaves are the values it
+  closes over, so it can be a custom_vjp residual."""
+
+  def __init__(self, closed: ClosedJaxpr, ct_tree, in_tree):
+    self.closed, self.ct_tree, self.in_tree = closed, ct_tree, in_tree
+
+  def __call__(self, ct):
+    leaves, tree = pytree.flatten(ct)
+    if tree != self.ct_tree:
+      raise TypeError(f"custom_gradient rule called with cotangents of structure {tree}, "
+                      f"expected {self.ct_tree}.")
+    out = pytree.unflatten(self.in_tree, eval_jaxpr(self.closed.jaxpr, self.closed.consts,
+                                                    *leaves))
+    return (out,) if pytree.treedef_is_leaf(self.in_tree) else out
+
+
+pytree.register_pytree_node(
+    _Rule, lambda r: (r.closed.consts, (r.closed.jaxpr, r.ct_tree, r.in_tree)),
+    lambda aux, consts: _Rule(ClosedJaxpr(aux[0], list(consts)), aux[1], aux[2]))
+
+
+def custom_gradient(fun: Callable) -> custom_vjp:
+  """A ``custom_vjp`` from one function: ``fun(*args)`` returns ``(out, vjp_rule)`` where
+  ``vjp_rule(ct_out)`` returns one cotangent per argument (a tuple, or one value for a single
+  argument). As in JAX, forward mode (``jvp``) of the result is an error.
+
+  Example:
+      >>> import ember
+      >>> @ember.custom_gradient
+      ... def f(x):
+      ...   return x ** 2, lambda g: (g * x,)
+      >>> ember.grad(f)(3.0)
+      Array(3., dtype=float32, weak_type=True)
+  """
+  def wrapped_fun(*args, **kwargs):
+    return fun(*args, **kwargs)[0]
+
+  def fwd(*args, **kwargs):
+    out, rule = fun(*args, **kwargs)
+    leaves, out_tree = pytree.flatten(out)
+    in_tree_box = []
+
+    def flat_rule(*cts):
+      ct_in = rule(pytree.unflatten(out_tree, cts))
+      ct_leaves, in_tree = pytree.flatten(ct_in)
+      in_tree_box.append(in_tree)
+      return ct_leaves
+
+    closed = trace_to_jaxpr(flat_rule, [tangent_aval(core.get_aval(x)) for x in leaves])
+    return out, _Rule(closed, out_tree, in_tree_box[0])
+
+  def bwd(rule, ct):
+    return rule(ct)
+
+  f = custom_vjp(wrapped_fun)
+  f.defvjp(fwd, bwd)
+  return f
+
+
+# --- closure_convert ----------------------------------------------------------------------------
+
+def _maybe_perturbed(x) -> bool:
+  """Whether ``x`` may carry a nonzero tangent (so closure_convert must make it an argument)."""
+  from ember.transforms.jvp import JVPTracer
+  from ember.transforms.staging import JaxprTracer
+  if not isinstance(x, core.Tracer):
+    return False
+  if isinstance(x, JVPTracer) and type(x.tangent) is Zero:
+    return _maybe_perturbed(x.primal)
+  if isinstance(x, batching.BatchTracer):
+    return _maybe_perturbed(x.val)
+  if isinstance(x, JaxprTracer):
+    return tangent_aval(x.aval).dtype != float0
+  return True
+
+
+def closure_convert(fun: Callable, *example_args) -> tuple[Callable, list]:
+  """``fun`` with the values it closes over that may be differentiated (tracers of float
+  dtype) made explicit: returns ``(converted, consts)`` with ``converted(*args, *consts) ==
+  fun(*args)``, for passing closures to ``custom_vjp`` rules and ``custom_root``/
+  ``custom_linear_solve``. Other closed-over values stay inside ``converted``.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> def f(w):
+      ...   converted, consts = ember.closure_convert(lambda x: w * x, 1.0)
+      ...   print(len(consts))
+      ...   return converted(2.0, *consts)
+      >>> ember.jit(f)(3.0)
+      1
+      Array(6., dtype=float32, weak_type=True)
+  """
+  leaves, in_tree = pytree.flatten(example_args)
+  out_box = []
+
+  def flat(*xs):
+    out, tree = pytree.flatten(fun(*pytree.unflatten(in_tree, xs)))
+    out_box.append(tree)
+    return out
+
+  closed = trace_to_jaxpr(flat, [core.get_aval(x) for x in leaves])
+  j = closed.jaxpr
+  hoist = [_maybe_perturbed(c) for c in closed.consts]
+  kept = ClosedJaxpr(Jaxpr([v for v, h in zip(j.constvars, hoist) if not h],
+                           [v for v, h in zip(j.constvars, hoist) if h] + list(j.invars),
+                           j.outvars, j.eqns, j.effects, j.debug_info),
+                     [c for c, h in zip(closed.consts, hoist) if not h])
+  consts = [c for c, h in zip(closed.consts, hoist) if h]
+  n_consts, out_tree = len(consts), out_box[0]
+
+  def converted_fun(*args_consts):
+    n = len(args_consts) - n_consts
+    args, hoisted = args_consts[:n], args_consts[n:]
+    a_leaves, a_tree = pytree.flatten(args)
+    if a_tree != in_tree:
+      raise TypeError(f"closure_convert'ed function called with arguments of structure "
+                      f"{a_tree}, expected {in_tree}.")
+    return pytree.unflatten(out_tree, eval_jaxpr(kept.jaxpr, kept.consts, *hoisted, *a_leaves))
+
+  converted_fun.__qualname__ = "_closure_convert_for_avals.<locals>.converted_fun"
+  return converted_fun, consts
+
+
 # --- checkpoint ---------------------------------------------------------------------------------
 
 def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_argnums=()):
   """``fun``, but reverse mode recomputes its intermediates in the backward pass instead of
   storing them (the residuals are only ``fun``'s inputs).
 
+  ``policy`` (see ``ember.checkpoint_policies``) chooses intermediates to save as well: it is
+  called as ``policy(prim, *in_avals, **params)`` for each primal equation whose result the
+  backward pass needs, and what it refuses is recomputed.
+
   Example:
       >>> import ember, ember.numpy as jnp
       >>> ember.grad(ember.checkpoint(lambda x: jnp.sin(x) * x))(1.0)
       Array(1.3817732, dtype=float32, weak_type=True)
   """
-  if policy is not None:
-    raise NotImplementedError(
-        "checkpoint(policy=...): rematerialization policies are not implemented in ember yet; "
-        "without a policy, checkpoint saves only the function's inputs (JAX's nothing_saveable).")
   static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
   @functools.wraps(fun)
@@ -494,18 +721,40 @@ def _remat_jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy)
 
 def _remat_partial_eval(trace, args, params):
   """Known outputs are computed now; unknown ones are staged with every input, so the backward
-  pass recomputes the primal intermediates instead of keeping them as residuals."""
-  from ember.transforms.jit_rules import partial_eval_jaxpr
+  pass recomputes the primal intermediates instead of keeping them as residuals. With a policy,
+  the staged part also takes the intermediates the policy saves (``remat_policies``)."""
+  from ember.transforms.jit_rules import partial_eval_jaxpr, _cached
+  from ember.transforms.remat_policies import split_by_policy
   jaxpr = params["jaxpr"]
   unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, _, out_unknown, _ = partial_eval_jaxpr(jaxpr, unknowns, [False] * len(jaxpr.out_avals))
+  known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, unknowns,
+                                                             [False] * len(jaxpr.out_avals))
   known, known_consts = hoist_consts(known)
+  known_args = [x for x, u in zip(args, unknowns) if not u]
+  n_known = sum(not u for u in out_unknown)
+  policy = params["policy"]
+  if policy is not None:  # the known part returns what the policy saves; the rest is redone
+    split = lambda: split_by_policy(known, n_known, unknown, res_spec,  # noqa: E731
+                                    [i for i, u in enumerate(unknowns) if not u], policy)
+    try:
+      key = hash(("remat-policy", jaxpr, unknowns, policy))
+    except TypeError:  # an unhashable policy: split every time
+      key = None
+    known, staged_jaxpr, consts, keep = split() if key is None else _cached(
+        ("remat-policy", jaxpr, unknowns, policy), split)
   with core.set_current_trace(trace.parent):
-    known_outs = remat_p.bind(*known_consts, *[x for x, u in zip(args, unknowns) if not u],
+    known_outs = remat_p.bind(*known_consts, *known_args,
                               jaxpr=known, **{k: v for k, v in params.items() if k != "jaxpr"})
-  staged = trace.stage(remat_p, list(args), params)
-  k_iter = iter(known_outs)  # the computed residuals at the end of known_outs go unused here
-  return [s if u else next(k_iter) for s, u in zip(staged, out_unknown)]
+  if policy is None:
+    staged = trace.stage(remat_p, list(args), params)
+    staged = [s for s, u in zip(staged, out_unknown) if u]
+  else:
+    unknown_args = [x for x, u in zip(args, unknowns) if u]
+    ins = [*consts, *known_consts, *known_args, *known_outs[n_known:], *unknown_args]
+    staged = trace.stage(remat_p, [x for x, k in zip(ins, keep) if k],
+                         dict(params, jaxpr=staged_jaxpr))
+  k_iter, s_iter = iter(known_outs[:n_known]), iter(staged)
+  return [next(s_iter) if u else next(k_iter) for u in out_unknown]
 
 
 def _remat_transpose(cts, *args, jaxpr, **params):
@@ -528,6 +777,12 @@ def _remat_transpose(cts, *args, jaxpr, **params):
   return [next(lin_cts) if lin else None for lin in linear]
 
 
+def _remat_pp_params(params: dict) -> dict:
+  from ember.transforms.remat_policies import pp_policy
+  return dict(sorted(params.items()), policy=pp_policy(params["policy"]))
+
+
+remat_p.pp_params = _remat_pp_params
 remat_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals, impl=_remat_impl,
                   lower=_remat_lower, jvp=_remat_jvp, partial_eval=_remat_partial_eval,
                   transpose=_remat_transpose)
@@ -561,6 +816,7 @@ def _custom_jvp_batch(axis, vals, dims, *, call_jaxpr, jvp, name, symbolic_zeros
   n_new = len(consts)
 
   def batched_jvp(c, primals, tangents):
+    tangents = [_materialize(t) for t in tangents]  # zeros do not cross vmap symbolically
     pairs = [_per_example_float0(t, d) for t, d in zip(tangents, p_dims)]
     tangents, t_dims = [p[0] for p in pairs], [p[1] for p in pairs]
     body = lambda c_, p_, t_: tuple(jvp(c_, p_, t_))  # noqa: E731
@@ -581,11 +837,12 @@ def _custom_vjp_batch(axis, vals, dims, *, call_jaxpr, fwd, bwd, name, symbolic_
   p_dims = dims[num_consts:]
   lanes = dict(axis_name=axis.name, axis_size=axis.size)
 
-  def batched_fwd(primals):
-    return batching.vmap(lambda *p: tuple(fwd(list(p))), in_axes=tuple(p_dims), out_axes=0,
-                         **lanes)(*primals)
+  def batched_fwd(primals, perturbed=None):
+    return batching.vmap(lambda *p: tuple(fwd(list(p), perturbed)), in_axes=tuple(p_dims),
+                         out_axes=0, **lanes)(*primals)
 
   def batched_bwd(res, cts):
+    cts = [instantiate(c) if type(c) is Zero else c for c in cts]
     ct_in = batching.vmap(lambda r, c: list(bwd(r, c)), in_axes=(0, 0), out_axes=0,
                           **lanes)(list(res), list(cts))
     # Inputs the same for every example get the sum of the examples' cotangents.

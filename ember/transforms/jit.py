@@ -24,7 +24,7 @@ from typing import Any, Callable
 import optree
 from jaxlib import _jax
 
-from ember import pytree
+from ember import monitoring, pytree
 from ember.config import config
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
@@ -42,7 +42,7 @@ from ember.backend.compile import module_text as compile_module_text
 from ember.transforms.staging import (DebugInfo, abstract_leaf, arg_names, fun_name,
                                     trace_to_jaxpr)
 
-__all__ = ["jit", "jit_p", "Lowered", "Compiled", "Traced"]
+__all__ = ["jit", "jit_p", "Lowered", "Compiled", "Traced", "Stage", "ArgInfo"]
 
 _state = core._state
 _EVAL = core.EVAL_TRACE
@@ -492,9 +492,10 @@ class PjitFunction:
   def _call_python(self, args, kwargs):
     if self._simple and not kwargs and _state.trace is _EVAL and not config.jax_disable_jit:
       leaves, in_tree = _fast_flatten(args)
-      try:  # the hottest case: uncommitted device arrays, signature seen before
+      try:  # the hottest case: uncommitted arrays on the default device, signature seen before
         avals = tuple([x.aval for x in leaves])
-        if not any([x._committed for x in leaves]):
+        dsh = dispatch.DEFAULT_SHARDING or dispatch.default_sharding()
+        if not any([x._committed or x._sharding is not dsh for x in leaves]):
           entry = self._cache.get((in_tree, avals, config.trace_key))
           if entry is not None and entry.default_exe is not None and self._device is None:
             return entry.out_tree.unflatten(entry.default_exe.run(leaves))
@@ -540,17 +541,19 @@ class PjitFunction:
     return entry
 
   def _run(self, entry: _Entry, leaves, avals):
-    all_arrays = True
+    exe = entry.default_exe
+    in_place = True  # every leaf an array on the default program's device
+    dsh = backend_client.replicated_sharding(exe.device) if exe is not None else None
     for x in leaves:
       if type(x) is ArrayImpl:
         if x._committed:
           return self._run_committed(entry, leaves, avals)
+        in_place = in_place and x._sharding is dsh
       else:
-        all_arrays = False
-    exe = entry.default_exe
+        in_place = False
     if exe is None or self._device is not None:
       return self._run_committed(entry, leaves, avals)
-    if not all_arrays:
+    if not in_place:  # host values, or arrays made under another jax_default_device
       leaves = place_args(leaves, avals, exe.device, entry.donated)
     return optree.tree_unflatten(entry.out_tree, exe.run(leaves))
 
@@ -682,7 +685,9 @@ class PjitFunction:
     if traced is None:
       debug = DebugInfo("jit", self._fun,
                         lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
-      traced = self._traces[key] = (trace_to_jaxpr(flat_fun, avals, debug), out_tree_box[0])
+      with monitoring.timed("/jax/core/compile/jaxpr_trace_duration", fun_name=self.__name__):
+        closed = trace_to_jaxpr(flat_fun, avals, debug)
+      traced = self._traces[key] = (closed, out_tree_box[0])
     closed, out_tree = traced
     entry = _Entry(closed, out_tree, in_tree, self._donated_leaves(args, kwargs),
                    self._keep_unused, self._compiler_options)
@@ -720,29 +725,6 @@ class PjitFunction:
   def clear_cache(self):
     self._cache.clear()
     self._traces.clear()
-
-
-class Traced:
-  """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``."""
-
-  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
-    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
-    self._layout = layout  # (mesh, in_shardings, out_shardings) of a program over a mesh
-
-  @property
-  def jaxpr(self) -> ClosedJaxpr:
-    return self._entry.closed
-
-  @property
-  def out_info(self):
-    from ember.core.aval import ShapeDtypeStruct
-    avals = self._entry.closed.out_avals
-    return pytree.unflatten(self._entry.out_tree,
-                            [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-                             for a in avals])
-
-  def lower(self) -> "Lowered":
-    return Lowered(self._wrapped, self._entry, self._in_tree, self._layout)
 
 
 # --- jax_debug_nans / jax_debug_infs --------------------------------------------------------
@@ -804,7 +786,13 @@ dispatch.on_debug_checks(_toggle_checks)
 @dataclasses.dataclass(frozen=True)
 class ArgInfo:
   """One argument of a lowered or compiled function: its abstract value and whether it is
-  donated (JAX's ``jax.stages.ArgInfo``)."""
+  donated (JAX's ``jax.stages.ArgInfo``).
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda x: x).lower(1.0).args_info[0][0].donated
+      False
+  """
   _aval: Any
   donated: bool
 
@@ -818,7 +806,14 @@ class ArgInfo:
 
 
 class _Stage:
-  """What ``Lowered`` and ``Compiled`` say about the traced signature, as JAX's stages do."""
+  """What ``Traced``, ``Lowered`` and ``Compiled`` say about the traced signature, as JAX's
+  stages do.
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda x, y: x + y).trace(1.0, 2).in_avals
+      ((ShapedArray(float32[], weak_type=True), ShapedArray(int32[], weak_type=True)), {})
+  """
 
   @property
   def in_tree(self):
@@ -847,8 +842,51 @@ class _Stage:
     return Traced(self._wrapped, self._entry, self._in_tree).out_info
 
 
+class Traced(_Stage):
+  """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``.
+
+  Example:
+      >>> import ember
+      >>> print(ember.jit(lambda x: x * 2).trace(1.0).jaxpr)
+      { lambda ; a:f32[]. let b:f32[] = mul a 2.0:f32[] in (b,) }
+  """
+
+  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
+    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
+    self._layout = layout  # (mesh, in_shardings, out_shardings) of a program over a mesh
+
+  @property
+  def jaxpr(self) -> ClosedJaxpr:
+    return self._entry.closed
+
+  @property
+  def fun_name(self) -> str:
+    return self._wrapped.__name__
+
+  @property
+  def out_avals(self):
+    return pytree.unflatten(self._entry.out_tree, self._entry.closed.out_avals)
+
+  @property
+  def out_info(self):
+    from ember.core.aval import ShapeDtypeStruct
+    avals = self._entry.closed.out_avals
+    return pytree.unflatten(self._entry.out_tree,
+                            [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                             for a in avals])
+
+  def lower(self) -> "Lowered":
+    return Lowered(self._wrapped, self._entry, self._in_tree, self._layout)
+
+
 class Lowered(_Stage):
-  """The StableHLO of a traced function: ``.as_text()``, ``.compile()``."""
+  """The StableHLO of a traced function: ``.as_text()``, ``.compile()``.
+
+  Example:
+      >>> import ember
+      >>> "stablehlo.multiply" in ember.jit(lambda x: x * 2).lower(1.0).as_text()
+      True
+  """
 
   def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
     self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
@@ -863,6 +901,12 @@ class Lowered(_Stage):
     if self._dialect(dialect) == "hlo":
       return self.compiler_ir("hlo").as_hlo_text()
     return self._text
+
+  def cost_analysis(self) -> dict:
+    """XLA's estimates for the program (flops, bytes accessed...)."""
+    from jaxlib import _jax
+    module = lowering.hlo_computation(self._text).get_hlo_module()
+    return dict(_jax.hlo_module_cost_analysis(backend_client.get_client(), module))
 
   def compiler_ir(self, dialect: str | None = None):
     """The program as an MLIR module (StableHLO) or, for ``"hlo"``, an XLA computation."""
@@ -891,10 +935,28 @@ class Lowered(_Stage):
 
 
 class Compiled(_Stage):
-  """A compiled executable; calling it runs the program (arguments must match the lowering)."""
+  """A compiled executable; calling it runs the program (arguments must match the lowering).
+
+  Example:
+      >>> import ember
+      >>> ember.jit(lambda x: x * 2).lower(1.0).compile()(4.0)
+      Array(8., dtype=float32, weak_type=True)
+  """
 
   def __init__(self, wrapped, entry, exe: Executable, in_tree):
     self._wrapped, self._entry, self._exe, self._in_tree = wrapped, entry, exe, in_tree
+
+  def runtime_executable(self):
+    """jaxlib's loaded executable."""
+    return self._exe.exe
+
+  def memory_analysis(self):
+    """XLA's memory statistics of the compiled program (argument, output, temp sizes...)."""
+    return self._exe.exe.get_compiled_memory_stats()
+
+  def cost_analysis(self) -> dict:
+    """XLA's estimates for the compiled program (flops, bytes accessed...)."""
+    return dict(self._exe.exe.cost_analysis())
 
   def as_text(self) -> str:
     return self._exe.exe.hlo_modules()[0].to_string() if hasattr(self._exe.exe, "hlo_modules") \
@@ -951,3 +1013,6 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
   if fun is None:
     return lambda f: PjitFunction(f, **kwargs)
   return PjitFunction(fun, **kwargs)
+
+
+Stage = _Stage

@@ -21,7 +21,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.jaxpr import Jaxpr, Literal, NameTransform, Var, literal_value
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, NameTransform, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
@@ -67,6 +67,11 @@ def linearize_flat(fun: Callable, primals: Sequence):
   try:
     with core.set_current_trace(lin):
       primals_out, tangents_out = jvp_flat(fun, primals, tangents)
+    if any(lin.is_unknown(p) for p in primals_out):  # e.g. a custom_vmap function's outputs
+      raise ValueError(
+          "Linearization failed to produce known values for all output primals. This is "
+          "typically caused by attempting to differentiate a function uses an operation that "
+          "does not support reverse-mode autodiff.")
     out_avals = [tangent_aval(core.get_aval(p)) for p in primals_out]
     zero_out = [type(t) is Zero for t in tangents_out]
     with core.set_current_trace(lin):
@@ -154,11 +159,21 @@ def _check_outputs(leaves, what: str):
 
 
 class _VJP:
-  """The function returned by ``vjp``: cotangents of the outputs -> cotangents of the inputs."""
+  """The function returned by ``vjp``: cotangents of the outputs -> cotangents of the inputs.
+  A pytree whose leaves are the residuals (as JAX's ``Partial``), so it can leave a ``jit``."""
 
   def __init__(self, closed, out_tree, out_avals, in_tree, in_avals, n_main):
     self.closed, self.out_tree, self.out_avals = closed, out_tree, out_avals
     self.in_tree, self.in_avals, self.n_main = in_tree, in_avals, n_main
+
+  def _flatten(self):
+    return self.closed.consts, (self.closed.jaxpr, self.out_tree, tuple(self.out_avals),
+                                self.in_tree, tuple(self.in_avals), self.n_main)
+
+  @classmethod
+  def _unflatten(cls, aux, consts):
+    jaxpr, *rest = aux
+    return cls(ClosedJaxpr(jaxpr, list(consts)), *rest)
 
   def __call__(self, *cts):
     ct = cts[0] if len(cts) == 1 else cts
@@ -219,25 +234,43 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
       >>> f_jvp(2.0)
       Array(2., dtype=float32, weak_type=True)
   """
-  from ember.core.eval import eval_jaxpr
   leaves, in_tree = pytree.flatten(primals)
   aux_box, out_box = [], []
   flat = _flatten_fun(fun, in_tree, has_aux, aux_box, out_box)
   primals_out, closed, out_avals = linearize_flat(flat, leaves)
   main, aux = _split_aux(primals_out, aux_box, has_aux)
-  n_main = len(main)
-  out_tree = out_box[0]
-
-  def f_jvp(*tangents):
-    t_leaves, t_tree = pytree.flatten(tangents)
-    if t_tree != in_tree:
-      raise TypeError(f"linearized function called with tangents of structure {t_tree}, "
-                      f"expected {in_tree}.")
-    outs = eval_jaxpr(closed.jaxpr, closed.consts, *t_leaves)
-    return pytree.unflatten(out_tree, outs[:n_main])
-
-  out = pytree.unflatten(out_tree, main)
+  f_jvp = _Linearized(closed, in_tree, out_box[0], len(main))
+  out = pytree.unflatten(out_box[0], main)
   return (out, f_jvp, aux) if has_aux else (out, f_jvp)
+
+
+class _Linearized:
+  """The function returned by ``linearize``: input tangents -> output tangents. A pytree whose
+  leaves are the residuals (as JAX's ``Partial``)."""
+
+  def __init__(self, closed, in_tree, out_tree, n_main):
+    self.closed, self.in_tree, self.out_tree, self.n_main = closed, in_tree, out_tree, n_main
+
+  def __call__(self, *tangents):
+    from ember.core.eval import eval_jaxpr
+    t_leaves, t_tree = pytree.flatten(tangents)
+    if t_tree != self.in_tree:
+      raise TypeError(f"linearized function called with tangents of structure {t_tree}, "
+                      f"expected {self.in_tree}.")
+    outs = eval_jaxpr(self.closed.jaxpr, self.closed.consts, *t_leaves)
+    return pytree.unflatten(self.out_tree, outs[:self.n_main])
+
+  def _flatten(self):
+    return self.closed.consts, (self.closed.jaxpr, self.in_tree, self.out_tree, self.n_main)
+
+  @classmethod
+  def _unflatten(cls, aux, consts):
+    jaxpr, *rest = aux
+    return cls(ClosedJaxpr(jaxpr, list(consts)), *rest)
+
+
+for _cls in (_VJP, _Linearized):
+  pytree.register_pytree_node(_cls, _cls._flatten, _cls._unflatten)
 
 
 def linear_transpose(fun: Callable, *primals, reduce_axes=()):

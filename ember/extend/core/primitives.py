@@ -3,11 +3,10 @@
 Libraries compare an equation's primitive with them (``eqn.primitive is primitives.jit_p``) or
 bind them. Each name is ember's own primitive (``add_jaxvals_p`` is ember's ``add_any``, the name
 JAX prints too). JAX's names not listed here (``approx_top_k_p``, ``call_p``, ``closed_call_p``,
-``device_put_p``, ``empty2_p``, ``eq_to_p``/``le_to_p``/``lt_to_p``, ``hessenberg_p``,
-``name_p``, ``ragged_all_to_all_p``, the ``random_*_p`` key primitives, ``rng_bit_generator_p``,
-``rng_uniform_p``, ``schur_p``, ``select_and_scatter_p``, ``tridiagonal_p``, the token and state
-primitives) have no ember primitive: those operations are
-either missing from ember or built from other primitives.
+``device_put_p``, ``empty2_p``, ``eq_to_p``/``le_to_p``/``lt_to_p``, ``name_p``,
+``ragged_all_to_all_p``, the ``random_*_p`` key primitives, ``rng_bit_generator_p``,
+``rng_uniform_p``, ``select_and_scatter_p``, the token and state primitives) have no ember
+primitive: those operations are either missing from ember or built from other primitives.
 
 Example:
     >>> import ember
@@ -22,6 +21,7 @@ Example:
 from ember.primitives.collectives import (
     all_gather_p, all_to_all_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p
 )
+from ember.primitives.condensed import hessenberg_p, schur_p, tridiagonal_p
 from ember.primitives.control_flow.cond import cond_p
 from ember.primitives.control_flow.linear_solve import linear_solve_p
 from ember.primitives.control_flow.scan import scan_p
