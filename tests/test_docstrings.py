@@ -24,6 +24,13 @@ import ember.scipy.optimize
 import ember.scipy.sparse.linalg
 import ember.scipy.special
 import ember.scipy.stats
+import ember.scipy.cluster.vq
+import ember.scipy.fft
+import ember.scipy.integrate
+import ember.scipy.interpolate
+import ember.scipy.ndimage
+import ember.scipy.signal
+import ember.scipy.spatial.transform
 import ember.experimental.mesh_utils
 import ember.experimental.multihost_utils
 import ember.experimental.pjit
@@ -33,6 +40,9 @@ MODULES = (
     ember.random, ember.tree_util, ember.tree, ember.flatten_util, ember.dtypes, ember.ops,
     ember.nn, ember.nn.initializers, ember.scipy.special, ember.scipy.linalg, ember.scipy.stats,
     ember.scipy.optimize, ember.scipy.sparse, ember.scipy.sparse.linalg,
+    ember.scipy.cluster, ember.scipy.cluster.vq, ember.scipy.fft, ember.scipy.integrate,
+    ember.scipy.interpolate, ember.scipy.ndimage, ember.scipy.signal, ember.scipy.spatial,
+    ember.scipy.spatial.transform,
     *(getattr(ember.scipy.stats, name) for name in ember.scipy.stats.__all__),
     ember.sharding, ember.debug, ember.distributed, ember.dlpack, ember.errors, ember.typing,
     ember.test_util, ember.experimental.shard_map, ember.example_libraries.optimizers,

@@ -32,6 +32,8 @@ __all__ = [
     "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma", "logit",
     "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "rel_entr", "softmax",
     "xlog1py", "xlogy", "zeta",
+    "bernoulli", "bessel_jn", "dawsn", "erfcx", "exp1", "expi", "expn", "fresnel", "hyp1f1",
+    "hyp2f1", "owens_t", "sici", "spence", "sph_harm_y", "wofz",
 ]
 
 
@@ -617,3 +619,6 @@ def log_softmax(x, /, *, axis=None):
       Array([-1.3132616 , -0.31326163], dtype=float32)
   """
   return _logsumexp.log_softmax(x, axis=axis)
+
+
+from ember.scipy._special_more import *  # noqa: E402,F401,F403  (last: it uses gamma, digamma)

@@ -103,21 +103,6 @@ KNOWN: dict[str, str] = {
     "random_api::typed_key_in_jaxpr":
         "decision (docs/differences.md, typed keys): a typed key traces as its uint32[2] data "
         "and split as a jit of threefry2x32; JAX prints a:key<fry>[] and random_split[shape=(2,)]",
-    "scipy_edge::spence_values":
-        "missing: this scipy.special function (exp1, expi, expn, spence, erfcx, owens_t and "
-        "sph_harm_y are being added; issue 16)",
-    "scipy_edge::exp1_and_expi_values":
-        "missing: this scipy.special function (exp1, expi, expn, spence, erfcx, owens_t and "
-        "sph_harm_y are being added; issue 16)",
-    "scipy_edge::expn_values":
-        "missing: this scipy.special function (exp1, expi, expn, spence, erfcx, owens_t and "
-        "sph_harm_y are being added; issue 16)",
-    "scipy_edge::sph_harm_y_values":
-        "missing: this scipy.special function (exp1, expi, expn, spence, erfcx, owens_t and "
-        "sph_harm_y are being added; issue 16)",
-    "scipy_edge::erfcx_and_owens_t_values":
-        "missing: this scipy.special function (exp1, expi, expn, spence, erfcx, owens_t and "
-        "sph_harm_y are being added; issue 16)",
     "scipy_edge::norm_ppf_isf_edges":
         "bug to fix: scipy.stats edge values, dtypes, or distributions and functions ember "
         "lacks (being rewritten to JAX's formulas; issue 15)",
@@ -187,31 +172,4 @@ KNOWN: dict[str, str] = {
     "scipy_edge::wrapcauchy_pdf":
         "bug to fix: scipy.stats edge values, dtypes, or distributions and functions ember "
         "lacks (being rewritten to JAX's formulas; issue 15)",
-    "scipy_edge::signal_convolve_modes":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::signal_convolve2d_boundaries":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::signal_int_inputs_and_bad_mode":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::fft_dct_types_and_norms":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::fft_dct_unsupported_type":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::integrate_trapezoid":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::ndimage_map_coordinates_orders_and_modes":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::ndimage_map_coordinates_order3_raises":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
-    "scipy_edge::interpolate_regular_grid":
-        "missing: jax.scipy's signal, fft, integrate, ndimage and interpolate submodules (being"
-        " added; issue 16)",
 }
