@@ -35,6 +35,7 @@ from ember import dtypes, errors, lax, numpy, tree, tree_util  # noqa: E402,F401
 from ember import typing, flatten_util, ops, test_util, version  # noqa: E402,F401
 from ember import random  # noqa: E402,F401
 from ember import nn, scipy  # noqa: E402,F401
+from ember import image  # noqa: E402,F401
 from ember import dlpack  # noqa: E402,F401
 from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape, typeof  # noqa: E402

@@ -34,6 +34,8 @@ import ember.scipy.spatial.transform
 import ember.experimental.mesh_utils
 import ember.experimental.multihost_utils
 import ember.experimental.pjit
+import ember.experimental.ode
+import ember.image
 
 MODULES = (
     ember, ember.numpy, ember.numpy.linalg, ember.numpy.fft, ember.lax, ember.lax.linalg,
@@ -50,6 +52,7 @@ MODULES = (
     ember.custom_derivatives, ember.custom_batching, ember.stages, ember.ad_checkpoint,
     ember.monitoring, ember.profiler, ember.experimental.mesh_utils,
     ember.experimental.multihost_utils, ember.experimental.pjit,
+    ember.image, ember.experimental.ode,
 )
 MAX_WITHOUT_EXAMPLE = 0
 

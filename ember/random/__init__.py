@@ -1,7 +1,8 @@
 """ember.random: explicit, splittable PRNG keys that give JAX's bits.
 
-The PRNG is threefry2x32 with JAX's partitionable counters (JAX 0.10's defaults), so the same
-key gives the same bits and, sampler for sampler, the same samples as ``jax.random``. Keys are
+The default PRNG is threefry2x32 with JAX's partitionable counters (JAX 0.10's defaults); the
+``rbg`` and ``unsafe_rbg`` implementations (XLA's RngBitGenerator) are chosen by ``impl=`` or
+``jax_default_prng_impl``. The same key gives the same bits and, sampler for sampler, the same samples as ``jax.random``. Keys are
 values: reusing a key reproduces its samples, and ``split``/``fold_in`` derive independent ones.
 
     >>> import ember
@@ -24,7 +25,7 @@ Differences from JAX:
   ``reshape``, ``T`` and ``==``; jnp functions do not accept it.
 - Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
   ``random_bits``/``random_wrap`` primitives.
-- Only the threefry2x32 implementation exists; ``multinomial`` is not implemented yet.
+- The philox implementations are not provided; ``impl="philox..."`` raises naming them.
 """
 from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,
                                 key_impl, key_dtype, split, wrap_key_data)
@@ -32,8 +33,8 @@ from ember.random._samplers import (cauchy, exponential, gumbel, laplace, logist
                                     maxwell, normal, pareto, rayleigh, triangular,
                                     truncated_normal, uniform, wald, weibull_min)
 from ember.random._discrete import (bernoulli, binomial, categorical, choice,
-                                    double_sided_maxwell, geometric, permutation, rademacher,
-                                    randint)
+                                    double_sided_maxwell, geometric, multinomial, permutation,
+                                    rademacher, randint)
 from ember.random._gamma_family import (ball, beta, chisquare, dirichlet, f, gamma,
                                         generalized_normal, loggamma, multivariate_normal,
                                         orthogonal, poisson, t)
@@ -44,8 +45,8 @@ __all__ = [
     "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel",
     "cauchy", "lognormal", "pareto", "weibull_min", "maxwell", "double_sided_maxwell",
     "rayleigh", "wald", "triangular",
-    "randint", "bernoulli", "rademacher", "geometric", "binomial", "categorical", "choice",
-    "permutation",
+    "randint", "bernoulli", "rademacher", "geometric", "binomial", "multinomial", "categorical",
+    "choice", "permutation",
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
     "multivariate_normal", "generalized_normal", "ball", "orthogonal",
 ]

@@ -1,6 +1,6 @@
 """Discrete samplers and those built on them: randint, bernoulli, rademacher, geometric,
-binomial, categorical, choice, permutation, and double_sided_maxwell (a Maxwell sample with a
-random sign).
+binomial, multinomial, categorical, choice, permutation, and double_sided_maxwell (a Maxwell
+sample with a random sign).
 
 As in ``_samplers``, each public function checks its arguments and calls a jitted inner function
 with static shapes, and each transform is JAX's, so the samples are JAX's bit for bit:
@@ -12,6 +12,8 @@ with static shapes, and each transform is JAX's, so the samples are JAX's bit fo
   the top-k of the perturbed logits;
 - ``binomial`` counts geometric gaps (inversion) where ``n * min(p, 1 - p) <= 10`` and uses
   Hormann's BTRS rejection elsewhere, both computed for every element from the same key;
+- ``multinomial`` draws the classes' counts one after another, each a binomial sample of the
+  trials left with the class's share of the probability left, one key per class;
 - ``permutation`` sorts by random 32-bit keys, in as many rounds as make ties unlikely
   (``ceil(3 * log(n) / log(2**32 - 1))``, 1 up to about 1600 elements), each with a fresh key.
 """
@@ -34,7 +36,7 @@ from ember.random._samplers import (as_dtype, check_gumbel_mode, check_shape, fl
                                     split2, split3, uniform_sample)
 
 __all__ = ["randint", "bernoulli", "rademacher", "geometric", "categorical", "choice",
-           "permutation", "double_sided_maxwell", "binomial"]
+           "permutation", "double_sided_maxwell", "binomial", "multinomial"]
 
 
 def _int_dtype(name: str, dtype) -> np.dtype:
@@ -337,6 +339,61 @@ def binomial(key, n, p, shape=None, dtype=None):
   dtype = float_dtype("binomial", dtype)
   shape = sample_shape("binomial", shape, n, p)
   return jitted(_binomial, shape=shape, dtype=dtype)(data, n, p)
+
+
+# --- multinomial ------------------------------------------------------------------------------
+
+def _multinomial(key, n, p, *, shape, dtype, unroll):
+  """Class by class (a scan over the last axis): the count of class ``i`` is a binomial sample
+  of the trials not yet given to classes ``< i``, with probability ``p[i] / sum(p[i:])``."""
+  n, p = promote_dtypes_inexact(n, p)
+  n, p = jnp.broadcast_to(n, shape[:-1]), jnp.broadcast_to(p, shape)
+  p = jnp.moveaxis(p, -1, 0)
+  left = lax.cumsum(p, 0, reverse=True)
+  ratios = lax.div(p, jnp.where(lax.eq(left, np.asarray(0, p.dtype)), 1, left))
+
+  def draw(trials_left, ratio_and_key):
+    ratio, sub = ratio_and_key
+    ratio = jnp.clip(ratio, 0, 1)
+    count = _binomial(sub, trials_left, ratio,
+                      shape=jnp.broadcast_shapes(trials_left.shape, ratio.shape),
+                      dtype=trials_left.dtype)
+    return lax.sub(trials_left, count), count
+
+  keys = split_keys(key, shape=(shape[-1],))
+  _, counts = lax.scan(draw, n, (ratios, keys), unroll=unroll)
+  return as_dtype(jnp.moveaxis(counts, 0, -1), dtype)
+
+
+def multinomial(key, n, p, *, shape=None, dtype=None, unroll=1):
+  """Counts of ``n`` trials over the classes along ``p``'s last axis, drawn with probabilities
+  ``p`` (normalized by what is left of them, so they need not sum to 1).
+
+  ``shape``, as in JAX 0.10.2, is the whole result shape (``p.shape`` by default) including the
+  class axis, to which ``p`` must broadcast; ``n`` must broadcast to ``shape[:-1]``. The counts
+  are returned as ``dtype`` (the default float type if None; JAX converts to any dtype given).
+  ``unroll`` is passed to the scan over the classes. The samples are JAX's, bit for bit.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> multinomial(ember.random.key(0), 10, jnp.array([0.2, 0.3, 0.5]))
+      Array([1., 1., 8.], dtype=float32)
+  """
+  data, _ = check_key("multinomial", key)
+  check_arraylike("multinomial", n, p)
+  if shape is None:
+    shape = np.shape(p)
+  shape = canonicalize_shape(shape[:-1], "multinomial") + canonicalize_shape(shape[-1:],
+                                                                            "multinomial")
+  if not shape:  # JAX's error from moving the (missing) class axis
+    raise ValueError("axis -1 is out of bounds for array of dimension 0")
+  dtype = dtypes.default_float_dtype() if dtype is None else _user_dtype("multinomial", dtype)
+  return jitted(_multinomial, shape=shape, dtype=dtype, unroll=unroll)(data, n, p)
+
+
+def _user_dtype(name: str, dtype) -> np.dtype:
+  dtypes.check_user_dtype_supported(dtype, name)
+  return dtypes.canonicalize_dtype(dtype)
 
 
 def _double_sided_maxwell(key, loc, scale, *, shape, dtype):

@@ -6,7 +6,7 @@ import numpy as np
 from ember import lax
 from ember import numpy as jnp
 from ember.lax import linalg as lax_linalg
-from ember.scipy._util import inexact_arrays
+from ember.numpy._util import promote_dtypes_inexact as _promote_dtypes_inexact
 
 __all__ = ["logpdf", "pdf"]
 
@@ -28,7 +28,7 @@ def logpdf(x, mean, cov, allow_singular=None):
   """
   if allow_singular is not None:
     raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
-  x, mean, cov = inexact_arrays("multivariate_normal.logpdf", x, mean, cov)
+  x, mean, cov = (jnp.asarray(v) for v in _promote_dtypes_inexact(x, mean, cov))
   log_2pi = float(np.log(2 * np.pi))
   if not mean.shape:
     return -0.5 * jnp.square(x - mean) / cov - 0.5 * (log_2pi + jnp.log(cov))
