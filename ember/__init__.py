@@ -12,7 +12,7 @@ from ember.config import (  # noqa: E402
     config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
     default_matmul_precision, log_compiles, disable_jit, checking_leaks, default_device,
     transfer_guard, transfer_guard_host_to_device, transfer_guard_device_to_device,
-    transfer_guard_device_to_host, make_user_context)
+    transfer_guard_device_to_host, make_user_context, debug_key_reuse)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
@@ -54,10 +54,12 @@ from ember.sharding import make_mesh, set_mesh, NamedSharding, PartitionSpec as 
 from ember.transforms.shard_map import shard_map  # noqa: E402
 from ember.transforms.pmap import pmap  # noqa: E402
 from ember.callback import pure_callback  # noqa: E402
+from ember import export  # noqa: E402,F401
+from ember import ffi  # noqa: E402,F401
 
 __all__ = [
     "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
-    "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "checking_leaks", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
+    "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit", "checking_leaks", "debug_key_reuse", "Array", "ShapeDtypeStruct", "Device", "devices", "local_devices",
     "device_count", "local_device_count", "default_backend", "process_index", "process_count",
     "vmap", "jacfwd", "jacrev", "jacobian", "hessian", "custom_jvp", "custom_vjp", "custom_gradient", "closure_convert",
     "checkpoint", "checkpoint_policies", "remat", "jit", "make_jaxpr", "jvp", "grad", "value_and_grad", "vjp", "linearize", "linear_transpose", "device_put", "device_get", "block_until_ready", "eval_shape", "typeof", "named_call", "named_scope", "dtypes",

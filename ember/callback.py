@@ -1,16 +1,18 @@
 """Host callbacks: Python functions called from inside compiled programs.
 
-``pure_callback(f, result_shape_dtypes, *args)`` calls ``f`` on the host with NumPy arrays and
-returns its results as arrays of the declared shapes and dtypes (a pure function: ember may skip
-it when its results are unused, and runs it again under ``vmap`` by ``vmap_method``).
-``ember.debug.callback`` and ``ember.debug.print`` are the effectful kind, called for their
-side effects (see ember/debug.py); ``ember.experimental.io_callback`` is the effectful kind
-with results. All run eagerly at once, and under ``jit`` each time the program runs (see
+``pure_callback(f, result_shape_dtypes, *args)`` calls ``f`` on the host with arrays and
+returns its results as arrays of the declared shapes and dtypes (a pure function: XLA may skip
+it when its results are unused, and ``vmap`` runs it by ``vmap_method``).
+``ember.experimental.io_callback`` is the effectful kind with results; ``ember.debug.callback``
+and ``ember.debug.print`` are the effectful kind called for their side effects (see
+ember/debug.py). All run eagerly at once, and under ``jit`` each time the program runs; inside
+``shard_map`` and ``pmap`` once per device with its block, and in a ``jit`` over sharded
+arguments once (on the mesh's first device) with whole values, as in JAX (see
 ember/primitives/callback.py for how).
 
 Differences from JAX (docs/differences.md): ``ordered=True`` is refused (ember threads no
-tokens to order effects), as are callbacks inside programs compiled for a mesh and
-``sharding=``.
+tokens to order effects), as is ``sharding=``. A callback whose result does not match its
+declared type raises a ``TypeError`` saying so (JAX raises an XLA runtime error).
 
 Example:
     >>> import numpy as np, ember, ember.numpy as jnp
@@ -24,34 +26,47 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ember import pytree
-from ember.primitives.callback import HostCallback, callback_p, result_avals
+from ember.primitives.callback import (FlatCallback, io_callback_p, pure_callback_p,
+                                       result_avals)
 
 __all__ = ["pure_callback", "io_callback"]
 
 _VMAP_METHODS = (None, "sequential", "expand_dims", "broadcast_all")
 
 
-def _bind(callback: Callable, kind: str, result_shape_dtypes, args, kwargs, vmap_method=None):
+def _flat_args(name: str, args, kwargs) -> tuple[list, Any]:
+  """The leaves of ``(args, kwargs)``, each of which must be a value ember can stage."""
+  from ember.core import trace as core
+  leaves, in_tree = pytree.flatten((args, kwargs))
+  for i, leaf in enumerate(leaves):
+    try:
+      core.get_aval(leaf)
+    except TypeError:
+      raise TypeError(f"Error interpreting argument to {name} as a JAX value. The problematic "
+                      f"value is of type {type(leaf)} and was passed to {name} at position "
+                      f"{i}.") from None
+  return leaves, in_tree
+
+
+def _bind(prim, name: str, callback: Callable, result_shape_dtypes, args, kwargs, **params):
   if not callable(callback):
     raise TypeError(f"callback must be callable, got {callback!r}.")
-  leaves, in_tree = pytree.flatten((args, kwargs))
-  if kind == "debug":
-    avals, tree = (), pytree.flatten(None)[1]
-  else:
-    avals, tree = result_avals(result_shape_dtypes)
-  host = HostCallback(callback, in_tree, avals, tree, kind, vmap_method)
-  outs = callback_p.bind(*leaves, callback=host)
-  return None if kind == "debug" else pytree.unflatten(tree, outs)
+  leaves, in_tree = _flat_args(name, args, kwargs)
+  avals, tree = result_avals(result_shape_dtypes)
+  flat = FlatCallback(callback, in_tree, result_tree=tree)
+  outs = prim.bind(*leaves, callback=flat, result_avals=avals, sharding=None, **params)
+  return pytree.unflatten(tree, outs)
 
 
 def pure_callback(callback: Callable, result_shape_dtypes: Any, *args, sharding=None,
                   vmap_method: str | None = None, **kwargs):
-  """Call ``callback(*args, **kwargs)`` on the host with NumPy arrays; returns its results as
+  """Call ``callback(*args, **kwargs)`` on the host with arrays; returns its results as
   arrays of ``result_shape_dtypes`` (a pytree of ``ShapeDtypeStruct``-likes).
 
-  ``vmap_method`` says how it batches: ``"sequential"`` (once per example), ``"expand_dims"``
-  (once, unbatched arguments given a unit leading axis) or ``"broadcast_all"`` (once, every
-  argument batched); None refuses ``vmap``. Not differentiable (wrap it in ``custom_jvp``).
+  ``vmap_method`` says how it batches: ``"sequential"`` (once per example, in a ``scan``),
+  ``"expand_dims"`` (once, unbatched arguments given a unit leading axis) or
+  ``"broadcast_all"`` (once, every argument batched); None refuses ``vmap``. Not
+  differentiable (wrap it in ``custom_jvp``).
 
   Example:
       >>> import numpy as np, ember, ember.numpy as jnp
@@ -64,12 +79,14 @@ def pure_callback(callback: Callable, result_shape_dtypes: Any, *args, sharding=
                               "out.")
   if vmap_method not in _VMAP_METHODS:
     raise ValueError(f"vmap_method must be one of {_VMAP_METHODS}, got {vmap_method!r}.")
-  return _bind(callback, "pure", result_shape_dtypes, args, kwargs, vmap_method)
+  return _bind(pure_callback_p, "pure_callback", callback, result_shape_dtypes, args, kwargs,
+               vmap_method=vmap_method)
 
 
 def io_callback(callback: Callable, result_shape_dtypes: Any, *args, sharding=None,
                 ordered: bool = False, **kwargs):
-  """Call ``callback`` on the host for its side effects and results (never skipped).
+  """Call ``callback`` on the host for its side effects and results (never skipped; once per
+  example under ``vmap``; not differentiable).
 
   Example:
       >>> import numpy as np, ember, ember.numpy as jnp
@@ -87,14 +104,5 @@ def io_callback(callback: Callable, result_shape_dtypes: Any, *args, sharding=No
   if ordered:
     raise NotImplementedError("io_callback(ordered=True) is not supported by ember (it threads "
                               "no tokens to order effects); leave ordered out.")
-  return _bind(callback, "io", result_shape_dtypes, args, kwargs, "sequential")
-
-
-def debug_callback(callback: Callable, *args, ordered: bool = False, partitioned: bool = False,
-                   **kwargs) -> None:
-  if ordered:
-    raise NotImplementedError("debug.callback/print(ordered=True) is not supported by ember (it "
-                              "threads no tokens to order effects); leave ordered out.")
-  if partitioned:
-    raise NotImplementedError("debug.callback(partitioned=True) is not supported by ember.")
-  _bind(callback, "debug", None, args, kwargs)
+  return _bind(io_callback_p, "io_callback", callback, result_shape_dtypes, args, kwargs,
+               ordered=False)

@@ -16,7 +16,7 @@ __all__ = ["config", "Config", "enable_x64", "debug_nans", "debug_infs", "numpy_
            "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit",
            "default_device", "transfer_guard", "transfer_guard_host_to_device",
            "transfer_guard_device_to_device", "transfer_guard_device_to_host",
-           "make_user_context"]
+           "make_user_context", "debug_key_reuse"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -90,6 +90,51 @@ def _device_or_platform(name, old, new):
                    f"got: {new!r}")
 
 
+def _typed(kind: type, what: str, optional: bool = True) -> Callable:
+  """A watcher that accepts only values of ``kind`` (and None), with JAX's error."""
+  def check(name, old, new):
+    if (new is None and optional) or isinstance(new, kind):
+      return
+    raise ValueError(f"new {what} config value must be None or of type {what}, got {new} of "
+                     f"type {type(new)}" + ("." if what == "string" else ""))
+  return check
+
+
+def _default_cache_dir() -> str:
+  """ember's persistent compilation cache directory (JAX's default is None: no cache)."""
+  base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+  return os.path.join(base, "ember", "compile")
+
+
+# The persistent compilation cache's options (ember/backend/compilation_cache.py), JAX's names.
+_CACHE_DEFAULTS = {
+    "jax_enable_compilation_cache": True,
+    "jax_compilation_cache_dir": _default_cache_dir(),  # unlike JAX: on by default
+    "jax_persistent_cache_min_compile_time_secs": 0.0,  # JAX: 1.0
+    "jax_persistent_cache_min_entry_size_bytes": 0,
+    "jax_compilation_cache_max_size": 1 << 30,  # JAX: -1 (no bound)
+    "jax_raise_persistent_cache_errors": False,
+    "jax_persistent_cache_enable_xla_caches": "xla_gpu_per_fusion_autotune_cache_dir",
+    "jax_compilation_cache_include_metadata_in_key": False,
+    "jax_compilation_cache_check_contents": False,
+    "jax_compilation_cache_expect_pgle": False,
+    "jax_remove_custom_partitioning_ptr_from_cache_key": False,
+}
+_CACHE_CHECKS = {
+    "jax_compilation_cache_dir": (_typed(str, "string"),),
+    "jax_persistent_cache_enable_xla_caches": (_typed(str, "string"),),
+    "jax_persistent_cache_min_compile_time_secs": (_typed((int, float), "float"),),
+    "jax_persistent_cache_min_entry_size_bytes": (_typed(int, "int"),),
+    "jax_compilation_cache_max_size": (_typed(int, "int"),),
+    "jax_compilation_cache_check_contents": (_only(
+        (False,), "XLA's CPU compiler does not serialize the same executable twice byte for "
+        "byte, so a fresh compile cannot be checked against the cached one."),),
+    "jax_compilation_cache_expect_pgle": (_only(
+        (False,), "ember has no profile-guided latency estimation (PGLE), so no entry is "
+        "PGLE-optimized."),),
+}
+
+
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 
@@ -108,9 +153,7 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
     "jax_traceback_filtering": (_enum(*_TRACEBACK_FILTERING), _only(
         ("auto", "off"), "ember does not filter its frames out of tracebacks, so 'auto' and "
         "'off' both show every frame.")),
-    "jax_compilation_cache_dir": (_only(
-        (None,), "ember has no persistent compilation cache; executables are cached in memory "
-        "for the life of the process."),),
+    **_CACHE_CHECKS,
     "jax_threefry_partitionable": (_only(
         (True,), "random bits are always drawn with the partitionable counters (JAX 0.10's "
         "default)."),),
@@ -120,7 +163,7 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
 # of their values (as JAX's jit keys its caches on them), through ``Config.trace_key``.
 TRACE_OPTIONS = ("jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
                  "jax_default_matmul_precision", "jax_default_prng_impl",
-                 "jax_threefry_partitionable", "jax_default_device")
+                 "jax_threefry_partitionable", "jax_default_device", "jax_debug_key_reuse")
 _trace_keys: dict[tuple, int] = {}
 _user_contexts: list = []  # the contexts of make_user_context, whose values key traces too
 
@@ -146,9 +189,10 @@ class Config:
       "jax_debug_nans": False,
       "jax_debug_infs": False,
       "jax_check_tracer_leaks": False,
+      # JAX's default (False); None checks eager code only (ember/random/_key_reuse.py).
+      "jax_debug_key_reuse": False,
       "jax_log_compiles": False,
-      "jax_compilation_cache_dir": None,
-      "jax_persistent_cache_min_compile_time_secs": 1.0,
+      **_CACHE_DEFAULTS,
       "jax_threefry_partitionable": True,
       "jax_cpu_collectives_implementation": "gloo",
       "jax_default_device": None,
@@ -265,6 +309,23 @@ def debug_infs(new_val: bool = True):
       FloatingPointError: invalid value (inf) encountered in div
   """
   return config._option("jax_debug_infs", bool(new_val))
+
+
+def debug_key_reuse(new_val: bool = True):
+  """Context manager that sets ``jax_debug_key_reuse`` inside its block: True checks typed PRNG
+  keys for reuse everywhere, in staged (jitted) code too; False nowhere. (ember's default,
+  None, checks eager code only.) A reused key raises ``KeyReuseError``.
+
+  Example:
+      >>> import ember
+      >>> f = ember.jit(lambda k: ember.random.normal(k) + ember.random.normal(k))
+      >>> with ember.debug_key_reuse(True):
+      ...   f(ember.random.key(0))  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.KeyReuseError: In jit, argument 0 is already consumed.
+      ...
+  """
+  return config._option("jax_debug_key_reuse", bool(new_val))
 
 
 def numpy_rank_promotion(new_val: str):

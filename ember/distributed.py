@@ -10,8 +10,9 @@ TCP with gloo (``jax_cpu_collectives_implementation``, default ``"gloo"``).
 
 Differences from JAX: there is no cluster auto-detection (SLURM, Open MPI, Kubernetes, TPU
 pods): pass ``coordinator_address``, ``num_processes`` and ``process_id`` (or set
-``JAX_COORDINATOR_ADDRESS``); ``local_device_ids`` and ``partition_index`` are accepted and have
-no effect on CPU; no preemption sync manager is started. ``ember.experimental.multihost_utils``
+``JAX_COORDINATOR_ADDRESS``); ``local_device_ids`` and ``partition_index`` (and its old name
+``slice_index``), which choose accelerators and multi-slice partitions in JAX, raise
+NotImplementedError; no preemption sync manager is started. ``ember.experimental.multihost_utils``
 (``process_allgather``, ``broadcast_one_to_all``, ``sync_global_devices``...) works over the
 processes this joins.
 
@@ -51,7 +52,8 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
       (default: ``$JAX_COORDINATOR_ADDRESS``).
     num_processes: how many processes take part.
     process_id: this process's index, ``0 <= process_id < num_processes``.
-    local_device_ids: accepted for JAX compatibility; ignored on CPU.
+    local_device_ids: not supported (JAX restricts the process's visible accelerators with it);
+      anything but None raises NotImplementedError.
     cluster_detection_method: None or ``"deactivate"`` (ember detects no clusters).
     initialization_timeout: seconds to wait for all processes to connect.
     heartbeat_timeout_seconds: seconds without a heartbeat before a process counts as dead.
@@ -59,12 +61,14 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     coordinator_bind_address: where process 0's service binds (default: all interfaces, the
       port of ``coordinator_address``; or ``$JAX_COORDINATOR_BIND_ADDRESS``).
     slice_index: deprecated spelling of ``partition_index``.
-    partition_index: accepted for JAX compatibility; ignored on CPU.
+    partition_index: not supported (JAX's multi-slice partition of this process); anything but
+      None raises NotImplementedError.
 
   Raises:
     RuntimeError: if called twice, or after ember's backend started (any computation, or
       ``ember.devices()``...).
     ValueError, TypeError: for a missing or invalid address, count or id.
+    NotImplementedError: for ``local_device_ids``, ``partition_index`` or ``slice_index``.
 
   Example (two processes, each running one of these lines first)::
 
@@ -81,6 +85,16 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
   RuntimeError: jax.distributed.initialize() must be called before any JAX calls that might ...
   """
   global _service, _client
+  if slice_index is not None and partition_index is None:
+    warnings.warn("`slice_index` has been deprecated. Please use `partition_index` instead.",
+                  DeprecationWarning, stacklevel=2)
+    partition_index = slice_index
+  for name, value in (("local_device_ids", local_device_ids),
+                      ("partition_index", partition_index)):
+    if value is not None:
+      raise NotImplementedError(
+          f"distributed.initialize({name}={value!r}): ember's processes use all their local "
+          f"devices as one partition; leave {name} as None.")
   if backend_client.is_started():
     raise RuntimeError(
         "jax.distributed.initialize() must be called before any JAX calls that might initialise "
@@ -89,9 +103,6 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
   if cluster_detection_method not in (None, "deactivate"):
     raise ValueError(f"cluster_detection_method={cluster_detection_method!r}: ember detects no "
                      "clusters; pass coordinator_address, num_processes and process_id.")
-  if slice_index is not None and partition_index is None:
-    warnings.warn("`slice_index` has been deprecated. Please use `partition_index` instead.",
-                  DeprecationWarning, stacklevel=2)
   coordinator_address = coordinator_address or os.environ.get("JAX_COORDINATOR_ADDRESS")
   _check_arguments(coordinator_address, num_processes, process_id)
   if _client is not None:

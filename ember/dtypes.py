@@ -777,23 +777,17 @@ def to_inexact_dtype(dt: Any):
 
 
 def to_complex_dtype(dt: Any):
-  """The complex dtype matching ``dt`` (float64 -> complex128, other reals -> complex64).
-
-  Non-floating inputs give the default complex dtype; the result is canonicalized.
+  """The complex dtype for ``dt``, as JAX picks it: complex128 for float64, complex128 and 64-bit
+  integers, complex64 for every other type (bool, smaller integers, float16/bfloat16/float32,
+  complex64) whether or not x64 is on; the result is canonicalized.
 
   Example:
       >>> to_complex_dtype('float16'), to_complex_dtype('complex64'), to_complex_dtype('int8')
       (dtype('complex64'), dtype('complex64'), dtype('complex64'))
   """
   np_dt = _as_np_dtype(dt)
-  kind = _kind(np_dt)
-  if kind == "c":
-    out = np_dt
-  elif kind == "f":
-    out = _c128 if np_dt == _f64 else _c64
-  else:
-    out = _c128
-  return canonicalize_dtype(out)
+  wide = np_dt in (_f64, _c128) or (_kind(np_dt) in ("i", "u") and np_dt.itemsize == 8)
+  return canonicalize_dtype(_c128 if wide else _c64)
 
 
 # --------------------------------------------------------------------------------------

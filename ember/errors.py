@@ -4,4 +4,6 @@ from jaxlib._jax import JaxRuntimeError  # noqa: F401  (XLA's runtime errors, e.
 from ember.core.errors import *  # noqa: F401,F403
 from ember.core.errors import __all__ as _core_all
 
-__all__ = [*_core_all, "JaxRuntimeError"]
+from ember.export._shape_poly import InconclusiveDimensionOperation  # noqa: E402,F401
+
+__all__ = [*_core_all, "JaxRuntimeError", "InconclusiveDimensionOperation"]

@@ -1,6 +1,17 @@
 """``ravel_pytree``: flatten a pytree of arrays into one 1-D array and back, as in
 ``jax.flatten_util``.
 
+Dtypes and weak types follow JAX's rules:
+
+- leaves of one dtype are reshaped and concatenated unconverted, so the vector is weakly typed
+  when every leaf is (Python scalars, weak arrays), and ``unravel`` is dtype-polymorphic: it
+  splits whatever vector it is given and keeps that vector's dtype and weak type;
+- leaves of several dtypes are converted (strongly typed) to the promotion of their dtypes (weak
+  types play no part), and ``unravel`` wants a vector of exactly that dtype and converts each
+  piece back to its leaf's dtype;
+- a tree without leaves gives an empty float32 vector (even with x64 on), and an ``unravel``
+  that ignores its argument.
+
 Example:
     >>> import ember.numpy as jnp
     >>> flat, unravel = ravel_pytree({"a": jnp.ones(2), "b": jnp.zeros(())})
@@ -10,6 +21,8 @@ Example:
     Array([1., 1.], dtype=float32)
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -29,27 +42,47 @@ def ravel_pytree(pytree_):
       Array([1., 1., 3.], dtype=float32)
       >>> unravel(flat)["b"]
       Array(3, dtype=int32)
+      >>> ravel_pytree([1.0, 2.0])[0]  # all leaves weakly typed: so is the vector
+      Array([1., 2.], dtype=float32, weak_type=True)
   """
-  import ember.numpy as jnp
   leaves, treedef = pytree.flatten(pytree_)
+  flat, unravel_leaves = _ravel_leaves(leaves)
+  return flat, functools.partial(_unravel_tree, treedef, unravel_leaves)
+
+
+def _unravel_tree(treedef, unravel_leaves, flat):
+  return pytree.unflatten(treedef, unravel_leaves(flat))
+
+
+def _ravel_leaves(leaves: list):
+  """The 1-D vector of ``leaves`` and the function splitting such a vector back into them."""
+  from ember import lax
   if not leaves:
-    return jnp.zeros(0, dtypes.default_float_dtype()), lambda flat: pytree.unflatten(treedef, [])
-  leaves = [jnp.asarray(x) for x in leaves]
-  shapes = [x.shape for x in leaves]
-  leaf_dtypes = [x.dtype for x in leaves]
-  sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
-  out_dtype = dtypes.result_type(*leaf_dtypes)
-  flat = jnp.concatenate([jnp.ravel(x).astype(out_dtype) for x in leaves])
+    return lax.full((0,), 0, np.float32), lambda _: []
+  from_dtypes = tuple(dtypes.dtype(x, canonicalize=True) for x in leaves)
+  to_dtype = dtypes.result_type(*from_dtypes)
+  sizes = tuple(int(np.size(x)) for x in leaves)
+  shapes = tuple(tuple(np.shape(x)) for x in leaves)
+  if all(dt == to_dtype for dt in from_dtypes):  # no conversion: weak types carry through
+    flat = lax.concatenate([lax.reshape(x, (n,)) for x, n in zip(leaves, sizes)], 0)
+    return flat, functools.partial(_split_leaves, sizes, shapes)
+  flat = lax.concatenate([lax.reshape(lax.convert_element_type(x, to_dtype), (n,))
+                          for x, n in zip(leaves, sizes)], 0)
+  return flat, functools.partial(_split_and_convert, sizes, shapes, from_dtypes, to_dtype)
 
-  def unravel(vec):
-    if np.shape(vec) != (sum(sizes),):
-      raise ValueError(f"The unravel function expected an array of shape {(sum(sizes),)}, got "
-                       f"shape {np.shape(vec)}.")
-    pieces, start = [], 0
-    for shape, dt, size in zip(shapes, leaf_dtypes, sizes):
-      piece = jnp.reshape(vec[start:start + size], shape)
-      pieces.append(piece.astype(dt) if piece.dtype != dt else piece)
-      start += size
-    return pytree.unflatten(treedef, pieces)
 
-  return flat, unravel
+def _split_leaves(sizes, shapes, vec) -> list:
+  """``vec`` cut into the leaves' sizes and shapes, in its own dtype."""
+  from ember import lax
+  return [lax.reshape(piece, shape) for piece, shape in zip(lax.split(vec, sizes), shapes)]
+
+
+def _split_and_convert(sizes, shapes, from_dtypes, to_dtype, vec) -> list:
+  """``vec`` (of the raveled dtype) cut into the leaves, each converted back to its dtype."""
+  from ember import lax
+  vec_dtype = dtypes.dtype(vec, canonicalize=True)
+  if vec_dtype != to_dtype:
+    raise TypeError(f"unravel function given array of dtype {vec_dtype}, but expected dtype "
+                    f"{to_dtype}")
+  return [lax._convert_element_type(lax.reshape(piece, shape), dt)
+          for piece, shape, dt in zip(lax.split(vec, sizes), shapes, from_dtypes)]

@@ -6,8 +6,12 @@
 tracing (``/jax/core/compile/jaxpr_trace_duration``), lowering to StableHLO
 (``/jax/core/compile/jaxpr_to_mlir_module_duration``) and compiling
 (``/jax/core/compile/backend_compile_duration``), each with a ``fun_name``: for each, a scalar
-holding its start time, then its duration and its time span. ember has no persistent
-compilation cache, so JAX's ``/jax/compilation_cache/...`` events never occur.
+holding its start time, then its duration and its time span. The persistent compilation
+cache (``ember/backend/compilation_cache.py``) records JAX's ``/jax/compilation_cache/...``
+events: ``tasks_using_cache`` (or ``task_disabled_cache``) once per process,
+``compile_requests_use_cache`` on each compile, ``cache_hits`` with the durations
+``compile_time_saved_sec`` and ``cache_retrieval_time_sec`` on a hit, ``cache_misses`` when it
+writes an entry.
 
 Example:
     >>> from ember import monitoring

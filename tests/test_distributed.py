@@ -10,6 +10,7 @@ import pathlib
 import socket
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -242,6 +243,11 @@ def test_single_process_state():
   assert ember.local_devices(process_index=1) == []
   with pytest.raises(RuntimeError, match="must be called before any JAX calls"):
     ember.distributed.initialize("localhost:1234", 2, 0)
+  for kwargs in ({"local_device_ids": [0]}, {"partition_index": 1}, {"slice_index": 1}):
+    with pytest.raises(NotImplementedError, match="local_device_ids|partition_index"), \
+        warnings.catch_warnings():
+      warnings.simplefilter("ignore", DeprecationWarning)
+      ember.distributed.initialize("localhost:1234", 2, 0, **kwargs)
   with pytest.raises(ValueError, match="new enum value must be None or in"):
     ember.config.update("jax_cpu_collectives_implementation", "tcp")
 

@@ -35,6 +35,9 @@ import ember.experimental.mesh_utils
 import ember.experimental.multihost_utils
 import ember.experimental.pjit
 import ember.experimental.ode
+import ember.experimental.sparse
+import ember.experimental.compilation_cache.compilation_cache
+import ember.experimental.key_reuse
 import ember.image
 
 MODULES = (
@@ -46,13 +49,16 @@ MODULES = (
     ember.scipy.interpolate, ember.scipy.ndimage, ember.scipy.signal, ember.scipy.spatial,
     ember.scipy.spatial.transform,
     *(getattr(ember.scipy.stats, name) for name in ember.scipy.stats.__all__),
-    ember.sharding, ember.debug, ember.distributed, ember.dlpack, ember.errors, ember.typing,
+    ember.sharding, ember.debug, ember.debugger, ember.distributed, ember.dlpack, ember.errors, ember.typing,
     ember.test_util, ember.experimental.shard_map, ember.example_libraries.optimizers,
     ember.example_libraries.stax,
     ember.custom_derivatives, ember.custom_batching, ember.stages, ember.ad_checkpoint,
     ember.monitoring, ember.profiler, ember.experimental.mesh_utils,
     ember.experimental.multihost_utils, ember.experimental.pjit,
-    ember.image, ember.experimental.ode,
+    ember.image, ember.experimental.ode, ember.experimental.sparse,
+    ember.experimental.compilation_cache.compilation_cache,
+    ember.experimental.key_reuse,
+    ember.export, ember.ffi,
 )
 MAX_WITHOUT_EXAMPLE = 0
 

@@ -189,14 +189,70 @@ def _traceback_filtering():
     ember.config.update("jax_traceback_filtering", "some")
 
 
-@config_check("jax_compilation_cache_dir", "jax_persistent_cache_min_compile_time_secs")
+@config_check("jax_compilation_cache_dir", "jax_enable_compilation_cache",
+              "jax_persistent_cache_min_compile_time_secs",
+              "jax_persistent_cache_min_entry_size_bytes", "jax_compilation_cache_max_size",
+              "jax_raise_persistent_cache_errors", "jax_persistent_cache_enable_xla_caches",
+              "jax_compilation_cache_include_metadata_in_key",
+              "jax_compilation_cache_check_contents", "jax_compilation_cache_expect_pgle",
+              "jax_remove_custom_partitioning_ptr_from_cache_key")
 def _compilation_cache():
-  with pytest.raises(NotImplementedError, match="jax_compilation_cache_dir="):
-    ember.config.update("jax_compilation_cache_dir", "/tmp/ember-cache")
-  assert ember.config.jax_compilation_cache_dir is None
-  # Without a cache directory (the only possibility) this threshold has no effect, as in JAX.
-  ember.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-  assert ember.jit(lambda x: x + 2)(1.0) == 3.0
+  # Each option's effect is tested in tests/test_compilation_cache.py; here, what is refused.
+  # The GPU caches, metadata (ember's StableHLO carries none) and custom partitioning (ember
+  # has none) options change nothing on ember's CPU programs, as in JAX on the CPU.
+  with pytest.raises(ValueError, match="new string config value must be None or of type str"):
+    ember.config.update("jax_compilation_cache_dir", 3)
+  with pytest.raises(ValueError, match="new int config value must be None or of type int"):
+    ember.config.update("jax_compilation_cache_max_size", 1.5)
+  with pytest.raises(ValueError, match="new float config value must be None or of type float"):
+    ember.config.update("jax_persistent_cache_min_compile_time_secs", "1")
+  for name in ("jax_compilation_cache_check_contents", "jax_compilation_cache_expect_pgle"):
+    with pytest.raises(NotImplementedError, match=f"{name}=True"):
+      ember.config.update(name, True)
+  import os
+  import tempfile
+  saved = os.environ.pop("EMBER_CACHE", None)
+  try:
+    with tempfile.TemporaryDirectory() as path:
+      ember.clear_caches()  # each program below compiles afresh
+      ember.config.update("jax_compilation_cache_dir", path)
+      ember.config.update("jax_persistent_cache_min_compile_time_secs", 1e9)  # never worth it
+      assert np.asarray(ember.jit(lambda x: x * 31.25)(np.float32(2.0))) == 62.5
+      assert os.listdir(path) == []
+      ember.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+      assert np.asarray(ember.jit(lambda x: x * 32.25)(np.float32(2.0))) == 64.5
+      assert len(os.listdir(path)) == 1
+  finally:
+    if saved is not None:
+      os.environ["EMBER_CACHE"] = saved
+
+
+@config_check("jax_debug_key_reuse")
+def _debug_key_reuse():
+  key = ember.random.key(0)
+  ember.random.normal(key)
+  ember.random.normal(key)  # the default, False, checks nothing (as in JAX)
+  f = ember.jit(lambda k: ember.random.normal(k) + ember.random.normal(k))
+  f(ember.random.key(1))
+  ember.config.update("jax_debug_key_reuse", None)  # ember's eager-only setting
+  try:
+    key = ember.random.key(0)
+    ember.random.normal(key)
+    with pytest.raises(ember.errors.KeyReuseError, match="Previously-consumed key passed to jit"):
+      ember.random.normal(key)
+    f(ember.random.key(2))  # staged code is not checked
+  finally:
+    ember.config.update("jax_debug_key_reuse", False)
+  for value, raises in ((True, True), (False, False)):
+    ember.config.update("jax_debug_key_reuse", value)
+    try:
+      if raises:
+        with pytest.raises(ember.errors.KeyReuseError, match="In jit, argument 0 is already"):
+          f(ember.random.key(1))
+      else:
+        ember.random.normal(key)
+    finally:
+      ember.config.update("jax_debug_key_reuse", False)
 
 
 @config_check("jax_check_tracer_leaks")
@@ -280,6 +336,8 @@ def _transfer_guards():
     with pytest.raises(Exception, match="Disallowed host-to-device transfer"):
       x + np.ones(2)
     ember.device_put(np.ones(2))  # explicit: allowed
+    # an arange of one bound is an iota on the device, as in JAX (no host copy)
+    np.testing.assert_array_equal(np.asarray(jnp.arange(4.0)), [0., 1., 2., 3.])
     ember.config.update(name, "disallow_explicit")
     with pytest.raises(Exception, match="Disallowed host-to-device transfer"):
       ember.device_put(np.ones(2))
@@ -675,6 +733,17 @@ def _vmap_spmd_axis_name():
       jnp.ones((3, 2)))) == P(None, "x")
   out = ember.jit(ember.vmap(body, spmd_axis_name="x"))(jnp.ones((2, 3)))
   np.testing.assert_array_equal(out, np.full((2, 3), 2.0))
+
+
+@arg_check("vmap", "randomness")
+def _vmap_randomness():
+  key = ember.random.key(0)
+  draw = lambda x: x + ember.random.uniform(ember.random.clone(key))  # noqa: E731
+  assert len(set(ember.vmap(draw, randomness="same")(jnp.zeros(3)).tolist())) == 1
+  np.testing.assert_array_equal(ember.vmap(draw, randomness="different")(jnp.zeros(3)),
+                                ember.vmap(ember.random.uniform)(ember.random.split(key, 3)))
+  with pytest.raises(RuntimeError, match=r"random\.uniform draws from a key that the vmap"):
+    ember.vmap(draw, randomness="error")(jnp.zeros(3))
 
 
 @arg_check("vmap", "sum_match")

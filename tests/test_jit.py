@@ -59,6 +59,16 @@ def test_static_argnums_and_names():
   assert float(g(np.float32(2), k=4)) == 8.0
 
 
+def test_static_arguments_of_other_types_retrace():
+  """As JAX: the cache key of a static argument is its type, hash and equality."""
+  seen = []
+  f = ember.jit(lambda x, s: seen.append(s) or x, static_argnums=1)
+  for s in (2, 2.0, True, 1, np.int32(2), 0.0, -0.0):
+    f(1.0, s)
+  assert [(type(s), s) for s in seen] == [(int, 2), (float, 2.0), (bool, True), (int, 1),
+                                          (np.int32, 2), (float, 0.0)]
+
+
 def test_unhashable_static_argument_is_a_clear_error():
   f = ember.jit(lambda x, n: x, static_argnums=1)
   with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):

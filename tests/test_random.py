@@ -220,7 +220,7 @@ def test_typed_key_array_api():
 def test_typed_keys_in_and_out_of_functions():
   key = random.key(5)
   for fn in (random.split, lambda k: random.fold_in(k, 3), random.clone):
-    out = fn(key)
+    out = fn(random.clone(key))  # a fresh copy each time: the key reuse checker is on
     assert isinstance(out, random.PRNGKeyArray)
     np.testing.assert_array_equal(random.key_data(out), fn(random.key_data(key)))
   np.testing.assert_array_equal(random.normal(key, (3,)), random.normal(random.key_data(key), (3,)))
@@ -235,7 +235,7 @@ def test_vmap_over_typed_keys():
   got = ember.vmap(lambda k: random.uniform(k, (2,)))(keys)
   want = np.stack([random.uniform(k, (2,)) for k in keys])
   np.testing.assert_array_equal(got, want)
-  assert ember.vmap(random.split)(keys).shape == (3, 2)
+  assert ember.vmap(random.split)(random.clone(keys)).shape == (3, 2)
 
 
 # --- errors (JAX's messages) ------------------------------------------------------------------

@@ -74,8 +74,11 @@ def test_device_put_round_trip(mesh, spec):
   np.testing.assert_array_equal(np.asarray(a), x)
   shards = a.addressable_shards
   assert [s.device for s in shards] == list(mesh.devices.flat)
-  for s in shards:
+  for i, s in enumerate(shards):
     np.testing.assert_array_equal(np.asarray(s.data), x[s.index])
+    data = a.addressable_data(i)  # JAX's shortcut for the i-th shard's data
+    assert data.devices() == {s.device}
+    np.testing.assert_array_equal(np.asarray(data), x[s.index])
   assert a.devices() == set(ember.devices())
   back = ember.device_put(a, ember.devices()[2])
   assert back.device == ember.devices()[2]

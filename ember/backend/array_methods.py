@@ -193,6 +193,7 @@ _METHODS = {
     "__len__": _len, "__hash__": _hash, "__setitem__": _setitem, "__reduce__": _reduce,
     "item": _item, "tolist": lambda self: _host_value(self).tolist(),
     "to_device": _to_device, "devices": _devices,
+    "addressable_data": lambda self, index: _shards(self)[index].data,
     "copy_to_host_async": lambda self: None, "__array_namespace__": None,
     "__deepcopy__": lambda self, memo: self, "__copy__": lambda self: self,
     "__dlpack__": dlpack.to_dlpack, "__dlpack_device__": dlpack.dlpack_device,

@@ -21,6 +21,7 @@ from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
+from ember.backend import compilation_cache
 
 __all__ = ["Executable", "compile_jaxpr", "LRUCache", "donation_attrs"]
 
@@ -93,19 +94,26 @@ def module_text(closed: ClosedJaxpr, name: str, arg_attrs: list | None = None) -
 
 
 def compile_text(text: str, device, compiler_options: tuple = (), name: str | None = None):
-  """Compile StableHLO ``text`` for ``device``; ``compiler_options`` are (name, value) pairs of
-  XLA options (``jit(compiler_options=...)``), whose errors XLA reports."""
-  module = lowering.parse_module(text)
+  """Compile StableHLO ``text`` for ``device``, or load it from the persistent compilation
+  cache (``compilation_cache``); ``compiler_options`` are (name, value) pairs of XLA options
+  (``jit(compiler_options=...)``), whose errors XLA reports."""
   opts = xc.CompileOptions()
   opts.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]], dtype=np.int32))
   if compiler_options:
     opts.env_option_overrides = list(compiler_options)
   client = backend_client.get_client()
+  devices = backend_client.device_list((device,))
+  callbacks = lowering.host_callbacks(text)
+
+  def compile_now():
+    return _hook.backend_compile_and_load(client, lowering.parse_module(text), devices, opts,
+                                          callbacks)
+
   t0 = time.perf_counter()
   with monitoring.timed("/jax/core/compile/backend_compile_duration",
                         fun_name=lowering.monitored_name(name or module_name(text))):
-    exe = _hook.backend_compile_and_load(client, module, backend_client.device_list((device,)),
-                                         opts, lowering.host_callbacks(text))
+    exe = compilation_cache.compile_or_load(text, devices, opts, compile_now,
+                                            host_callbacks=bool(callbacks))
   if config.jax_log_compiles:
     import logging
     logging.getLogger("ember").warning("Compiled %s in %.1f ms", text.split()[1],

@@ -215,6 +215,11 @@ def _module_text(closed, name, const_avals_as_args, arg_attrs, result_attrs, num
   jaxpr = closed.jaxpr
   ctx = LoweringContext()
   ctx.module_context = dict(module_context or {})
+  # shared by the copies nested regions make (shard_map): host callbacks and the extra
+  # ``sdy.mesh`` declarations their custom calls' shardings name
+  ctx.module_context.setdefault("host_callbacks", [])
+  ctx.module_context.setdefault("sdy_meshes", {})
+  ctx.module_context.setdefault("functions", {})  # private functions it calls (ember.export)
   const_vals = [Value(f"%c{i}", v.aval) for i, v in enumerate(jaxpr.constvars)]
   arg_vals = [Value(f"%arg{i}", v.aval) for i, v in enumerate(jaxpr.invars)]
   params = const_vals + arg_vals
@@ -229,9 +234,12 @@ def _module_text(closed, name, const_avals_as_args, arg_attrs, result_attrs, num
       "    func.return"
   safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
   module_attrs = f"mhlo.num_partitions = {num_partitions} : i32, mhlo.num_replicas = 1 : i32"
-  pre = f"  {preamble}\n" if preamble else ""
+  decls = [preamble] if preamble else []
+  decls += ctx.module_context["sdy_meshes"].values()
+  pre = "".join(f"  {d}\n" for d in decls)
   text = (f"module @{safe} attributes {{{module_attrs}}} {{\n{pre}"
-          f"  func.func public @main({sig}) -> ({out_types}) {{\n{body}\n{ret}\n  }}\n}}\n")
+          f"  func.func public @main({sig}) -> ({out_types}) {{\n{body}\n{ret}\n  }}\n"
+          + "".join(f"{f}\n" for f in ctx.module_context["functions"].values()) + "}\n")
   callbacks = ctx.module_context.get("host_callbacks")
   if callbacks:
     if len(_host_callbacks) >= 512:
@@ -249,11 +257,14 @@ def host_callbacks(text: str) -> list:
   return _host_callbacks.get(text, [])
 
 
-_mlir = threading.local()
+# One MLIR context per thread, by thread id rather than in thread-local storage: a host
+# callback runs on an XLA thread under a temporary Python thread state, and a context freed
+# with that state's thread-local storage crashes the process.
+_mlir_contexts: dict = {}
 
 
 def _mlir_context():
-  ctx = getattr(_mlir, "ctx", None)
+  ctx = _mlir_contexts.get(threading.get_ident())
   if ctx is None:
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import stablehlo, chlo
@@ -269,7 +280,7 @@ def _mlir_context():
       sdy.register_dialect(ctx)
     except Exception:  # pragma: no cover
       pass
-    _mlir.ctx = ctx
+    _mlir_contexts[threading.get_ident()] = ctx
   return ctx
 
 

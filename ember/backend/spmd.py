@@ -32,6 +32,7 @@ from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
+from ember.backend import compilation_cache
 from ember.backend.compile import Executable, LRUCache
 from ember.backend.sharding import Mesh, NamedSharding, PartitionSpec
 
@@ -188,9 +189,13 @@ def _compile(text: str, mesh: Mesh, compiler_options: tuple = (), name: str | No
     from ember.backend.compile import module_name
     with monitoring.timed("/jax/core/compile/backend_compile_duration",
                           fun_name=lowering.monitored_name(name or module_name(text))):
-      exe = _hook.backend_compile_and_load(backend_client.get_client(),
-                                           lowering.parse_module(text),
-                                           mesh._internal_device_list, opts)
+      callbacks = lowering.host_callbacks(text)
+      exe = compilation_cache.compile_or_load(
+          text, mesh._internal_device_list, opts,
+          lambda: _hook.backend_compile_and_load(backend_client.get_client(),
+                                                 lowering.parse_module(text),
+                                                 mesh._internal_device_list, opts, callbacks),
+          host_callbacks=bool(callbacks))
     if config.jax_log_compiles:
       import logging
       logging.getLogger("ember").warning("Compiled %s for %d devices in %.1f ms",

@@ -184,7 +184,13 @@ class ShapeDtypeStruct:
   __slots__ = ("shape", "dtype", "sharding", "weak_type")
 
   def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False):
-    self.shape = tuple(int(d) for d in shape)
+    try:
+      self.shape = tuple(int(d) for d in shape)
+    except Exception as e:
+      if type(e).__name__ != "InconclusiveDimensionOperation":
+        raise
+      raise NotImplementedError(f"ShapeDtypeStruct with symbolic dimensions {tuple(shape)} "
+                                "(shape polymorphism) is not supported by ember yet.") from None
     self.dtype = np.dtype(dtype)
     self.sharding = sharding
     self.weak_type = weak_type

@@ -142,15 +142,23 @@ class UnexpectedTracerError(_WithDocs, Exception):
     super().__init__(message)
 
 
-class KeyReuseError(RuntimeError):
-  """The error of JAX's key-reuse checker (``jax_debug_key_reuse``). Ember has no such
-  checker and never raises it; it exists so that code catching it runs unchanged.
+class KeyReuseError(_WithDocs, JAXTypeError):
+  """A typed PRNG key was consumed twice (the key reuse checker, ``jax_debug_key_reuse``;
+  see ``ember/random/_key_reuse.py``). A ``TypeError``, as in JAX.
 
   Example:
       >>> import ember
-      >>> issubclass(ember.errors.KeyReuseError, RuntimeError)
-      True
+      >>> key = ember.random.key(0)
+      >>> with ember.debug_key_reuse(True):
+      ...   x = ember.random.normal(key)
+      ...   ember.random.uniform(key)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      ember.core.errors.KeyReuseError: Previously-consumed key passed to jit-compiled function at index 0
+      ...
   """
+
+  def __init__(self, message: str):
+    super().__init__(message)
 
 
 def _long(aval) -> str:

@@ -212,8 +212,9 @@ def pp_literal(lit: Literal) -> str:
     val = val.item() if val.shape == () else val
   if isinstance(val, (bool, np.bool_)):
     s = "True" if val else "False"
-  elif isinstance(val, (float, np.floating)):
-    s = repr(float(val))
+  elif isinstance(val, (float, np.floating)) or lit.aval.dtype.name.startswith(("float",
+                                                                              "bfloat")):
+    s = repr(float(val))  # (ml_dtypes' bfloat16 and float8s are not np.floating)
   elif isinstance(val, (complex, np.complexfloating)):
     s = repr(complex(val))
   elif isinstance(val, (int, np.integer)):

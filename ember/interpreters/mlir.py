@@ -42,5 +42,7 @@ def register_lowering(prim, rule: Callable, platform: str | None = None) -> None
     raise NotImplementedError(
         "register_lowering: ember lowers from its own StableHLO text, not through MLIR's Python "
         "bindings, so only rules made by ember.interpreters.mlir.lower_fun(fn) (fn written in "
-        "ember operations) can be registered.")
+        "ember operations) or by ember.ffi.ffi_lowering can be registered.")
+  if getattr(rule, "_ember_results_list", False) and not prim.multiple_results:
+    rule = (lambda list_rule: lambda *a, **k: list_rule(*a, **k)[0])(rule)  # ffi_lowering's
   prim.def_rules(lower=rule)

@@ -13,6 +13,14 @@ from ember.lax.control_flow import *  # noqa: F401,F403,E402
 from ember.lax.special import *  # noqa: F401,F403,E402
 from ember.lax.incomplete_gamma import *  # noqa: F401,F403,E402
 from ember.primitives.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401,E402
+# JAX 0.10.2's newer names: stacking and array makers, compiler-facing ops, ragged and scaled
+# dots, patches and local convolutions, accelerator collectives, and the primitive objects.
+from ember.lax._shapes import *  # noqa: F401,F403,E402
+from ember.lax._compiler import *  # noqa: F401,F403,E402
+from ember.lax._dots import *  # noqa: F401,F403,E402
+from ember.lax._patches import *  # noqa: F401,F403,E402
+from ember.lax._collectives import *  # noqa: F401,F403,E402
+from ember.lax._primitive_names import *  # noqa: F401,F403,E402
 
 
 def __getattr__(name):

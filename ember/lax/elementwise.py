@@ -144,7 +144,8 @@ copy = _unary(ew.copy_p, "copy", "jnp.arange(3)",
 
 
 def conj(x):
-  """Complex conjugate; real inputs become complex (as in JAX).
+  """Complex conjugate; float32/float64 inputs give their complex type (as in JAX), other
+  real types are a TypeError.
 
   Example:
       >>> import ember.numpy as jnp
@@ -152,9 +153,7 @@ def conj(x):
       >>> lax.conj(jnp.complex64(1 + 2j))
       Array(1.-2.j, dtype=complex64)
   """
-  if not dtypes.is_complex(dtypes.dtype(x)):
-    x = convert_element_type(x, dtypes.to_complex_dtype(dtypes.dtype(x, canonicalize=True)))
-  return ew.conj_p.bind(x)
+  return ew.conj_p.bind(x, input_dtype=dtypes.dtype(x, canonicalize=True))
 
 
 class RoundingMethod(enum.IntEnum):
@@ -240,8 +239,25 @@ atan2 = _binary(ew.atan2_p, "atan2", "jnp.float32(1), 1.0",
                 "Array(0.7853982, dtype=float32)")
 nextafter = _binary(ew.nextafter_p, "nextafter", "jnp.float32(1), 2.0",
                     "Array(1.0000001, dtype=float32)")
-complex = _binary(ew.complex_p, "complex", "jnp.float32(1), 2.0",
-                  "Array(1.+2.j, dtype=complex64)")
+def complex(x, y):
+  """The complex number ``x + 1j * y`` of two float32 (or two float64) operands; any other
+  dtype, or two different ones, is a TypeError naming it, as in JAX.
+
+  Example:
+      >>> import ember.numpy as jnp
+      >>> from ember import lax
+      >>> lax.complex(jnp.float32(1), 2.0)
+      Array(1.+2.j, dtype=complex64)
+  """
+  dts = [dtypes.dtype(v, canonicalize=True) for v in (x, y)]
+  for pos, dt in enumerate(dts):
+    if dt not in (np.float32, np.float64):
+      raise TypeError(f"complex does not accept dtype {dt} at position {pos}. Accepted dtypes "
+                      f"at position {pos} are subtypes of float32, float64.")
+  if dts[0] != dts[1]:
+    raise TypeError("lax.complex requires arguments to have the same dtypes, got "
+                    f"{dts[0]}, {dts[1]}.")
+  return ew.complex_p.bind(x, y)
 eq = _binary(ew.eq_p, "eq", "jnp.int32(1), 1",
              "Array(True, dtype=bool)")
 ne = _binary(ew.ne_p, "ne", "jnp.int32(1), 1",

@@ -49,8 +49,11 @@ def _symmetrize(x):
   x = _as_array(x)
   if not dtypes.is_inexact(get_aval(x).dtype):
     x = _ew.convert_element_type(x, dtypes.canonicalize_dtype(np.float64))
-  dt = get_aval(x).dtype
-  return _ew.div(_ew.add(x, _fac.mH(x)), np.array(2, dt))
+  aval = get_aval(x)
+  two = 2.0 if aval.dtype.kind == "f" else 2 + 0j  # a weak 2 keeps a weak x weak, as in JAX
+  if not aval.weak_type or dtypes.canonicalize_dtype(type(two)) != aval.dtype:
+    two = np.array(2, aval.dtype)
+  return _ew.div(_ew.add(x, _fac.mH(x)), two)
 
 
 def cholesky(x, *, symmetrize_input: bool = True):

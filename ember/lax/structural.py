@@ -551,7 +551,9 @@ def pad(operand, padding_value, padding_config):
       Array([1, 2, 9], dtype=int32)
   """
   try:
-    config = tuple(tuple(operator.index(v) for v in c) for c in padding_config)
+    # NumPy integers stay as given (JAX's jaxprs print them so: ``np.int64(1)``)
+    config = tuple(tuple(v if isinstance(v, np.integer) else operator.index(v) for v in c)
+                   for c in padding_config)
   except TypeError:
     if any(isinstance(v, core.Tracer) for c in padding_config for v in c):
       raise
@@ -598,6 +600,9 @@ def _scalar_of(value, dtype, weak: bool):
     warnings.simplefilter("ignore")
     host = host.astype(dtype)
   if weak:
+    py = {"i": int, "f": float, "c": complex}.get(host.dtype.kind)
+    if py is not None and dtypes.canonicalize_dtype(py) == host.dtype:
+      return py(host.item())  # a Python scalar: a weak literal in jaxprs, as in JAX
     return device_put_value(host, ShapedArray((), dtype, True), backend_client.default_device())
   return host
 

@@ -100,9 +100,10 @@ def promote_dtypes_inexact(*args):
 
 
 def promote_dtypes_numeric(*args):
+  """``args`` promoted to one dtype, bool becoming int32 (as in JAX, even with x64 on)."""
   dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
   if dt == np.bool_:
-    dt = dtypes.default_int_dtype()
+    dt = np.dtype(np.int32)
   return [_convert(x, dt, weak) for x in args]
 
 

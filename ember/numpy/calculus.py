@@ -19,8 +19,9 @@ import numpy as np
 from ember import lax
 from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, promote_dtypes,
                                promote_dtypes_inexact)
+from ember.numpy.creation import named_jit
 from ember.numpy.misc import diff
-from ember.numpy.reductions import cumprod, cumsum, sum
+from ember.numpy.reductions import cumprod, cumsum
 from ember.numpy.shape_ops import _dtype, _ndim, _shape, flip, moveaxis
 from ember.numpy.ufuncs import _where, mod
 from ember.numpy.ufuncs_logic import logical_and
@@ -106,29 +107,46 @@ def gradient(f, *varargs, axis=None, edge_order=None):
   return grads[0] if len(grads) == 1 else grads
 
 
-def trapezoid(y, x=None, dx=1.0, axis: int = -1):
+_UNIT_DX = 1.0  # trapezoid's default spacing: a constant of the trace, as JAX's jit leaves it
+
+
+def trapezoid(y, x=None, dx=_UNIT_DX, axis: int = -1):
   """The integral of ``y`` along ``axis`` by the trapezoidal rule, at sample points ``x``
-  (1-D, or shaped like ``y``) or with a constant spacing ``dx``.
+  (1-D, or broadcasting against ``y``) or with spacing ``dx`` (a scalar, or an array
+  broadcasting against ``y`` whose last axis lies along ``axis``).
+
+  As JAX's, a jitted function of its arrays (``axis`` static), so its errors and jaxprs match.
 
   Example:
       >>> import ember.numpy as jnp
       >>> jnp.trapezoid(jnp.array([1., 2., 3.]), x=jnp.array([0., 1., 3.]))
       Array(6.5, dtype=float32)
   """
-  check_arraylike("trapezoid", y)
+  if dx is _UNIT_DX:
+    return _trapezoid_jit(y, x, axis=axis)
+  return _trapezoid_jit(y, x, dx, axis=axis)
+
+
+def _trapezoid(y, x=None, dx=_UNIT_DX, *, axis):
+  from ember.numpy.creation import asarray
   if x is None:
+    check_arraylike("trapezoid", y)
     y, = promote_dtypes_inexact(ensure_array(y))
-    d = dx
+    d = asarray(dx)
+    if _ndim(d):
+      d = moveaxis(lax.expand_dims(d, tuple(range(_ndim(y) - _ndim(d)))), axis, -1)
   else:
-    check_arraylike("trapezoid", x)
+    check_arraylike("trapezoid", y, x)
     y, x = promote_dtypes_inexact(ensure_array(y), ensure_array(x))
-  axis = canonicalize_axis(axis, _ndim(y))
-  y = moveaxis(y, axis, -1)
-  if x is not None:
     d = diff(x) if _ndim(x) == 1 else moveaxis(diff(x, axis=axis), axis, -1)
-  n = _shape(y)[-1]
-  pair_sum = _along(y, 1, n, _ndim(y) - 1) + _along(y, 0, max(n - 1, 0), _ndim(y) - 1)
-  return sum(d * pair_sum, axis=-1) * 0.5
+  y = moveaxis(y, axis, -1)
+  if not _ndim(d) or _shape(d)[-1] == 1:  # one spacing along the axis: sum minus half the ends
+    step = d if not _ndim(d) else d[..., 0]
+    return step * (y.sum(-1) - 0.5 * (y[..., 0] + y[..., -1]))
+  return 0.5 * (d * (y[..., 1:] + y[..., :-1])).sum(-1)
+
+
+_trapezoid_jit = named_jit(_trapezoid, "trapezoid", static_argnames=("axis",))
 
 
 def unwrap(p, discont=None, axis: int = -1, period=2 * math.pi):

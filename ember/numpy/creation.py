@@ -25,6 +25,7 @@ from ember.backend.array import ArrayImpl, abstractify, check_size, device_of, d
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.errors import ConcretizationTypeError
+from ember.core.literals import TYPED_SCALARS
 from ember.numpy._util import (broadcast_shapes, canonicalize_axis, check_arraylike,
                                fold_scalar, promote_shapes)
 from ember.transforms.jit import jit
@@ -144,8 +145,26 @@ def _shape(shape, context: str = "") -> tuple[int, ...]:
 # --- array / asarray --------------------------------------------------------------------------
 
 def _bad_dtype_error(value, dt) -> TypeError:
-  return TypeError(f"Value {value!r} with dtype {dt} is not a valid JAX array type. Only "
+  shown = repr(value) if isinstance(value, np.ndarray) else f"'{value}'"  # JAX quotes a scalar
+  return TypeError(f"Value {shown} with dtype {dt} is not a valid JAX array type. Only "
                    "arrays of numeric types are supported by JAX.")
+
+
+def _leaves_dtype(leaves):
+  """The promoted dtype of a sequence's leaves; a leaf of no numeric type (a string, a dict...)
+  is a TypeError naming it, as in JAX."""
+  try:
+    return dtypes.result_type(*leaves)
+  except TypeError:
+    for leaf in leaves:
+      try:
+        kind = np.asarray(leaf).dtype
+      except (TypeError, ValueError):
+        continue
+      if kind.kind not in "biufc" and kind not in dtypes.all_dtypes + \
+          dtypes.narrow_float_dtypes + dtypes.narrow_int_dtypes:
+        raise _bad_dtype_error(leaf, kind) from None
+    raise
 
 
 def _check_numeric(value: np.ndarray, original) -> None:
@@ -185,18 +204,26 @@ def _host_value(obj, dt):
     if any(leaf is None for leaf in leaves):
       raise ValueError("None is not a valid value for jnp.array")
     if dt is None:
-      dt = dtypes.result_type(*leaves) if leaves else dtypes.default_float_dtype()
-    if any(isinstance(leaf, ArrayImpl) for leaf in leaves):
-      obj = _host_leaves(obj)
-    with np.errstate(invalid="ignore", over="ignore"):
-      value = np.array(obj, dtype=dt)
+      dt = _leaves_dtype(leaves) if leaves else dtypes.default_float_dtype()
+    has_arrays = any(isinstance(leaf, ArrayImpl) for leaf in leaves)
+    try:
+      with np.errstate(invalid="ignore", over="ignore"):
+        value = np.array(_host_leaves(obj) if has_arrays else obj, dtype=dt)
+    except ValueError:
+      if has_arrays:  # ragged: JAX stacks the arrays, so its concatenate names the shapes
+        _stack_traced(obj, dt)
+      raise
     return value, dt, False
   original = obj
+  if dt is not None and (not isinstance(obj, (np.ndarray, np.generic))
+                         or obj.dtype.kind in "OUSVmM"):
+    # As JAX, NumPy converts to a requested dtype (jnp.float32('1.5'), an object array of
+    # numbers) and its errors are the user's: ValueError for 'a', TypeError for a dict
+    with np.errstate(invalid="ignore", over="ignore"):
+      return np.asarray(original, dtype=dt), dt, False
   if not isinstance(obj, (np.ndarray, np.generic)):
     try:
       obj = np.asarray(obj)
-      if dt is not None and obj.dtype.kind in "USO":  # e.g. jnp.float32('1.5')
-        obj = np.asarray(original, dtype=dt)
     except (TypeError, ValueError):
       raise _bad_dtype_error(original, np.dtype(object)) from None
   _check_numeric(obj, original)
@@ -213,11 +240,7 @@ def _stack_traced(obj, dt):
     x = _stack_traced(elt, dt) if isinstance(elt, (list, tuple)) else _array_like(elt, dt)
     shape = np.shape(x)
     parts.append(lax.broadcast_in_dim(x, (1,) + shape, tuple(range(1, len(shape) + 1))))
-  shapes = {np.shape(p) for p in parts}
-  if len(shapes) > 1:
-    raise ValueError(f"setting an array element with a sequence: the elements have shapes "
-                     f"{[np.shape(p)[1:] for p in parts]} that differ.")
-  return lax.concatenate(parts, 0)
+  return lax.concatenate(parts, 0)  # elements of different shapes: its TypeError, as JAX
 
 
 def _array_like(x, dt):
@@ -240,7 +263,7 @@ def _array(obj, dt, copy: bool, ndmin: int, device):
     out = lax.copy(obj) if copy else obj
     if dt is not None and (out.dtype != dt or out.weak_type):
       out = lax._convert_element_type(out, dt, False)
-  elif type(obj) in _SCALARS:
+  elif type(obj) in _SCALARS or isinstance(obj, TYPED_SCALARS):
     value, dt, weak = _scalar_host(obj, dt)
     out = _put_host(value, dt, weak, device)
   elif isinstance(obj, (list, tuple)) and any(isinstance(leaf, core.Tracer)
@@ -336,7 +359,7 @@ def _host_scalar(value, dt):
 def _fill(shape, value, dt, weak: bool, device, fun_name: str):
   """An array of ``shape`` and dtype ``dt`` filled with the scalar ``value``."""
   check_size(shape, dt)
-  if _is_eager() and math.prod(shape) <= _HOST_FILL_LIMIT:
+  if _is_eager() and math.prod(shape) <= _HOST_FILL_LIMIT and not backend_client.guards_on:
     host = _host_scalar(value, dt)
     if host is not None:
       return _put_host(np.broadcast_to(host, shape), dt, weak, device)
@@ -537,7 +560,7 @@ def _range_out(size: int, dt, start, step, device):
   check_size((size,), dt)
   start_c = None if start is None else fold_scalar(start, dt, False)
   step_c = None if step is None else fold_scalar(step, dt, False)
-  if _is_eager():
+  if _is_eager() and not backend_client.guards_on:  # (a guard sees JAX's transfers)
     with np.errstate(all="ignore"):
       out = np.arange(size).astype(dt)
       if step_c is not None:

@@ -250,7 +250,8 @@ def hfft(a, n=None, axis: int = -1, norm=None):
   """
   check_arraylike("jax.numpy.fft.hfft", a)
   norm = _SWAP[_check_norm(norm)]
-  return irfft(lax.conj(_creation.asarray(a)), n, axis, norm)
+  from ember.numpy.ufuncs_math import conjugate  # jnp.conj: real inputs come back as they are
+  return irfft(conjugate(_creation.asarray(a)), n, axis, norm)
 
 
 def ihfft(a, n=None, axis: int = -1, norm=None):

@@ -196,7 +196,17 @@ def parse_index(idx, shape) -> ParsedIndex:
     raw = raw[:at] + fill + raw[at + 1:]
   else:
     raw = raw + fill
-  return _resolve(raw, tuple(shape))
+  return _check_empty_axes(_resolve(raw, tuple(shape)))
+
+
+def _check_empty_axes(parsed: ParsedIndex) -> ParsedIndex:
+  """An integer scalar index (static or traced) into an axis of size 0 is an IndexError, as in
+  JAX (XLA cannot slice one element there); with index arrays the scalars join them instead."""
+  if not parsed.has_arrays:
+    for e in parsed.entries:
+      if e.kind in ("int", "dyn") and parsed.shape[e.dim] == 0:
+        raise IndexError(f"index is out of bounds for axis {e.dim} with size 0")
+  return parsed
 
 
 def _resolve(raw, shape) -> ParsedIndex:

@@ -65,8 +65,53 @@ def _convert_all(arrays, dtype, fun_name: str):
           else lax._convert_element_type(x, dt) for x in arrays]
 
 
+def _is_key(x) -> bool:
+  """Whether ``x`` is a typed PRNG key array (a pytree over its uint32 key data)."""
+  return isinstance(getattr(x, "dtype", None), dtypes.ExtendedDType)
+
+
+def _key_dtype_check(key_dt, dtype) -> None:
+  """A requested ``dtype`` of joined key arrays: only their own key type, as in JAX."""
+  if dtype is None or dtype == key_dt:
+    return
+  if isinstance(dtype, dtypes.ExtendedDType):
+    raise ValueError(f"cannot directly convert between extended dtypes: from {key_dt} to "
+                     f"{dtype}. Instead, convert to and from their representation dtypes.")
+  raise ValueError(f"Cannot convert_element_type from {key_dt} to {np.dtype(dtype)}")
+
+
+def _check_keys(arrays, dtype) -> bool:
+  """Whether ``arrays`` hold typed key arrays; if so they must all be of one key type (JAX joins
+  those, and promotes no other array with them) and ``dtype`` must be that type or None."""
+  keys = [a for a in arrays if _is_key(a)]
+  if not keys:
+    return False
+  key_dt = keys[0].dtype
+  if len(keys) != len(arrays) or any(k.dtype != key_dt for k in keys):
+    worst = max((k.dtype for k in keys), key=str)
+    raise ValueError(f"dtype={worst} is not a valid dtype for JAX type promotion.")
+  _key_dtype_check(key_dt, dtype)
+  return True
+
+
+def _join_keys(keys, join):
+  """The key array whose data is ``join`` of the list of ``keys``' key data."""
+  return keys[0]._like(join([k._base_array for k in keys]))
+
+
+def _atleast_each(tup, n: int, fun_name: str) -> list:
+  """Each array of ``tup`` with at least ``n`` dimensions, as ``atleast_{n}d`` (typed key
+  arrays too: they are reshaped the same way)."""
+  if not any(_is_key(a) for a in tup):
+    check_arraylike(fun_name, *tup)
+  fn = {1: atleast_1d, 2: atleast_2d, 3: atleast_3d}[n]
+  return [a.reshape(fn(np.empty(a.shape, np.bool_)).shape) if _is_key(a) else fn(a)
+          for a in tup]
+
+
 def concatenate(arrays, axis: int | None = 0, dtype=None):
-  """Join arrays along an existing axis (``axis=None`` flattens them first).
+  """Join arrays along an existing axis (``axis=None`` flattens them first). Typed PRNG key
+  arrays of one implementation join too (as in JAX), but with no other arrays.
 
   Example:
       >>> import ember.numpy as jnp
@@ -87,9 +132,11 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
   arrays = _as_list(arrays, "concatenate")
   if not arrays:
     raise ValueError("Need at least one array to concatenate.")
-  check_arraylike("concatenate", *arrays)
+  keys = _check_keys(arrays, dtype)
+  if not keys:
+    check_arraylike("concatenate", *arrays)
   if axis is None:
-    arrays = [ravel(a) for a in arrays]
+    arrays = [a.reshape(-1) if _is_key(a) else ravel(a) for a in arrays]
     axis = 0
   shapes = [_shape(a) for a in arrays]
   if any(len(s) != len(shapes[0]) for s in shapes):
@@ -102,6 +149,8 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
     raise TypeError("Cannot concatenate arrays with shapes that differ in dimensions other "
                     f"than the one being concatenated: concatenating along dimension {axis} "
                     f"for shapes {_dims_str(shapes)}.")
+  if keys:
+    return _join_keys(arrays, lambda data: lax.concatenate(data, axis))
   arrays = _convert_all(arrays, dtype, "concatenate")
   if len(arrays) == 1:
     return _wrap(arrays[0])
@@ -127,7 +176,7 @@ def _lax_stack(arrays, axis: int):
 
 
 def stack(arrays, axis: int = 0, out=None, dtype=None):
-  """Join arrays of one shape along a new axis.
+  """Join arrays of one shape along a new axis (typed PRNG key arrays too, as in JAX).
 
   Example:
       >>> import ember.numpy as jnp
@@ -147,7 +196,9 @@ def stack(arrays, axis: int = 0, out=None, dtype=None):
   arrays = list(arrays)
   if not arrays:
     raise ValueError("Need at least one array to stack.")
-  check_arraylike("stack", *arrays)
+  keys = _check_keys(arrays, dtype)
+  if not keys:
+    check_arraylike("stack", *arrays)
   shapes = [_shape(a) for a in arrays]
   if any(len(s) != len(shapes[0]) for s in shapes):
     raise ValueError("Cannot stack arrays with different numbers of dimensions: got "
@@ -155,6 +206,8 @@ def stack(arrays, axis: int = 0, out=None, dtype=None):
   if any(s != shapes[0] for s in shapes):
     raise ValueError(f"All input arrays must have the same shape. Got {_dims_str(shapes)}.")
   axis = canonicalize_axis(axis, len(shapes[0]) + 1)
+  if keys:
+    return _join_keys(arrays, lambda data: _lax_stack(data, axis))
   arrays = _convert_all(arrays, dtype, "stack")
   return _lax_stack(arrays, axis)
 
@@ -167,9 +220,7 @@ def hstack(tup, dtype=None):
       >>> jnp.hstack([jnp.zeros(2), jnp.ones(1)])
       Array([0., 0., 1.], dtype=float32)
   """
-  tup = _as_list(tup, "concatenate")
-  check_arraylike("hstack", *tup)
-  arrs = [atleast_1d(a) for a in tup]
+  arrs = _atleast_each(_as_list(tup, "concatenate"), 1, "hstack")
   if not arrs:
     raise ValueError("Need at least one array to concatenate.")
   return concatenate(arrs, axis=0 if _ndim(arrs[0]) == 1 else 1, dtype=dtype)
@@ -185,9 +236,7 @@ def vstack(tup, dtype=None):
   """
   if _is_array(tup):
     return concatenate(atleast_2d(tup), axis=0, dtype=dtype)
-  tup = _as_list(tup, "concatenate")
-  check_arraylike("vstack", *tup)
-  arrs = [atleast_2d(a) for a in tup]
+  arrs = _atleast_each(_as_list(tup, "concatenate"), 2, "vstack")
   return concatenate(arrs, axis=0, dtype=dtype)
 
 
@@ -204,9 +253,7 @@ def dstack(tup, dtype=None):
   """
   if _is_array(tup):
     return concatenate(atleast_3d(tup), axis=2, dtype=dtype)
-  tup = _as_list(tup, "concatenate")
-  check_arraylike("dstack", *tup)
-  arrs = [atleast_3d(a) for a in tup]
+  arrs = _atleast_each(_as_list(tup, "concatenate"), 3, "dstack")
   return concatenate(arrs, axis=2, dtype=dtype)
 
 
@@ -221,6 +268,9 @@ def column_stack(tup):
   """
   arrs = []
   for a in _as_list(tup, "concatenate"):
+    if _is_key(a):  # typed keys: 1-D ones become a column too
+      arrs.append(a if a.ndim >= 2 else a.reshape(-1, 1))
+      continue
     check_arraylike("column_stack", a)
     arrs.append(a if _ndim(a) >= 2 else transpose(atleast_2d(a)))
   return concatenate(arrs, axis=1)
@@ -234,6 +284,8 @@ def append(arr, values, axis: int | None = None):
       >>> jnp.append(jnp.arange(3), 5)
       Array([0, 1, 2, 5], dtype=int32)
   """
+  if _is_key(arr) or _is_key(values):  # concatenate flattens typed keys itself
+    return concatenate([arr, values], axis)
   check_arraylike("append", arr, values)
   if axis is None:
     return concatenate([ravel(arr), ravel(values)], 0)

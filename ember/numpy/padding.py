@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -71,20 +72,29 @@ def _pad_pairs(values, nd: int, name: str):
   return tuple((v[i, 0].item(), v[i, 1].item()) for i in _range(nd))
 
 
+def _as_array_type(value, array):
+  """``value`` cast to ``array``'s dtype and weak type (padding keeps a weakly typed array weak);
+  warns as JAX does when a complex value loses its imaginary part."""
+  dt = _dtype(array)
+  if dtypes.is_complex(dtypes.dtype(value)) and not dtypes.is_complex(dt):
+    warnings.warn("Casting complex values to real discards the imaginary part",
+                  np.exceptions.ComplexWarning, stacklevel=2)
+  return lax._convert_element_type(value, dt, dtypes.is_weakly_typed(array))
+
+
 def _pad_constant(array, pw, constant_values):
   nd = _ndim(array)
-  dt = _dtype(array)
   if not isinstance(constant_values, tuple):
-    c = lax._convert_element_type(constant_values, dt)
-    return lax.pad(array, c, tuple((b, a, 0) for b, a in pw))
+    c = _as_array_type(constant_values, array)
+    # NumPy integers in the config, as JAX's (its jaxprs print them as ``np.int64(1)``)
+    return lax.pad(array, c, tuple((np.int64(b), np.int64(a), 0) for b, a in pw))
   for i in _range(nd):
     for side in (0, 1):
       if pw[i][side] == 0:
         continue
       cfg = [(0, 0, 0)] * nd
-      cfg[i] = (pw[i][0], 0, 0) if side == 0 else (0, pw[i][1], 0)
-      array = lax.pad(array, lax._convert_element_type(constant_values[i][side], dt),
-                      tuple(cfg))
+      cfg[i] = (np.int64(pw[i][0]), 0, 0) if side == 0 else (0, np.int64(pw[i][1]), 0)
+      array = lax.pad(array, _as_array_type(constant_values[i][side], array), tuple(cfg))
   return array
 
 
@@ -118,7 +128,7 @@ def _pad_reflect(array, axis: int, before: int, after: int, mode: str, odd: bool
   if period == 0:  # reflecting a single element repeats it
     return _static_take(array, np.zeros(before + n + after, np.int64), axis)
   off = 1 if mode == "reflect" else 0
-  two = np.array(2, _dtype(array))
+  two = lax._convert_element_type(2, _dtype(array), dtypes.is_weakly_typed(array))
   while before or after:
     cur = _shape(array)[axis]
     if before:
@@ -147,6 +157,7 @@ def _pad_stat(array, axis: int, before: int, after: int, mode: str, stat_length)
   from ember.numpy.statistics import median
   n = _shape(array)[axis]
   dt = _dtype(array)
+  weak = dtypes.is_weakly_typed(array)
   fn = {"maximum": red.max, "minimum": red.min, "mean": red.mean, "median": median}[mode]
   parts = {}
   for side, w in (("b", before), ("a", after)):
@@ -159,7 +170,7 @@ def _pad_stat(array, axis: int, before: int, after: int, mode: str, stat_length)
     stat = fn(part, axis=axis, keepdims=True)
     if mode in ("mean", "median") and not dtypes.is_inexact(dt):
       stat = lax.round(stat, lax.RoundingMethod.TO_NEAREST_EVEN)
-    stat = lax._convert_element_type(stat, dt)
+    stat = lax._convert_element_type(stat, dt, weak)
     shp = list(_shape(array))
     shp[axis] = w
     parts[side] = _broadcast_to(stat, tuple(shp))
@@ -180,6 +191,7 @@ def _pad_linear_ramp(array, axis: int, before: int, after: int, end_values):
     edge = lax.squeeze(edge, (axis,))
     end = end_values[axis][0 if side == "b" else 1]
     ramp = linspace(end, edge, w, endpoint=False, dtype=dt, axis=axis)
+    ramp = lax._convert_element_type(ramp, dt, dtypes.is_weakly_typed(array))
     parts[side] = ramp if side == "b" else _flip_jit(ramp, axes=(axis,))
   pieces = [p for p in (parts.get("b"), array, parts.get("a")) if p is not None]
   return lax.concatenate(pieces, axis) if len(pieces) > 1 else array

@@ -784,7 +784,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
                       dtype=dt, keepdims=bool(keepdims))
 
 
-def _nanvar(a, where, a_mean, *, ddof, axis, dtype, keepdims):
+def _nanvar(a, ddof, where, a_mean, *, axis, dtype, keepdims):
+  """The NaN-ignoring variance; ``ddof`` is an operand (it may be traced, or a float), subtracted
+  from the count with jnp promotion, as in JAX."""
+  from ember.numpy.ufuncs import subtract
   comp_dt, res_dt = _var_dtypes(_dt(a), dtype)
   a = _astype(a, comp_dt)
   if a_mean is None:
@@ -795,7 +798,7 @@ def _nanvar(a, where, a_mean, *, ddof, axis, dtype, keepdims):
   else:
     centered = lax.square(centered)
   normalizer = sum(logical_not(lax.ne(a, a)), axis=axis, keepdims=keepdims, where=where)
-  normalizer = lax.sub(normalizer, np.asarray(ddof, _dt(normalizer))[()])
+  normalizer = subtract(normalizer, ddof)
   empty = lax.le(normalizer, np.asarray(0, _dt(normalizer))[()])
   result = sum(centered, axis, keepdims=keepdims, where=where)
   result = _where(empty, np.nan, result)
@@ -804,8 +807,24 @@ def _nanvar(a, where, a_mean, *, ddof, axis, dtype, keepdims):
   return _astype(result, res_dt)
 
 
-_nanvar_jit = named_jit(_nanvar, "nanvar",
-                        static_argnames=("ddof", "axis", "dtype", "keepdims"))
+_nanvar_jit = named_jit(_nanvar, "nanvar", static_argnames=("axis", "dtype", "keepdims"))
+
+
+def _nanstd(a, ddof, where, a_mean, *, axis, dtype, keepdims):
+  return lax.sqrt(_nanvar_jit(a, ddof, where, a_mean, axis=axis, dtype=dtype, keepdims=keepdims))
+
+
+_nanstd_jit = named_jit(_nanstd, "nanstd", static_argnames=("axis", "dtype", "keepdims"))
+
+
+def _nan_moment(name: str, fn, a, axis, dtype, out, ddof, keepdims, where, mean):
+  """``fn`` (the jitted nanvar or nanstd) of ``a`` after checking the arguments as JAX does."""
+  check_arraylike(name, a)
+  _no_out(name, out)
+  where = _check_where(name, where)
+  dt = None if dtype is None else dtypes.check_and_canonicalize_user_dtype(dtype, name)
+  return fn(ensure_array(a), ddof, where, mean, axis=_axis_key(_static_axis(axis, name)),
+            dtype=dt, keepdims=bool(keepdims))
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
@@ -816,13 +835,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
       >>> jnp.nanvar(jnp.array([1., jnp.nan, 3.]))
       Array(1., dtype=float32)
   """
-  check_arraylike("nanvar", a)
-  _no_out("nanvar", out)
-  where = _check_where("nanvar", where)
-  dt = None if dtype is None else dtypes.check_and_canonicalize_user_dtype(dtype, "nanvar")
-  return _nanvar_jit(ensure_array(a), where, mean, ddof=operator.index(ddof),
-                     axis=_axis_key(_static_axis(axis, "nanvar")), dtype=dt,
-                     keepdims=bool(keepdims))
+  return _nan_moment("nanvar", _nanvar_jit, a, axis, dtype, out, ddof, keepdims, where, mean)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
@@ -833,8 +846,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
       >>> jnp.nanstd(jnp.array([1., jnp.nan, 3.]))
       Array(1., dtype=float32)
   """
-  return lax.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                         where=where, mean=mean))
+  return _nan_moment("nanstd", _nanstd_jit, a, axis, dtype, out, ddof, keepdims, where, mean)
 
 
 def _nanarg(name, arg_fn, fill):

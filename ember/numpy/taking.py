@@ -227,8 +227,9 @@ def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=N
   axis = canonicalize_axis(axis, _ndim(arr))
   ishp, ashp = _shape(indices), _shape(arr)
   _util.broadcast_shapes(ishp, ashp[:axis] + (ishp[axis],) + ashp[axis + 1:])
-  if ashp[axis] == 0 and math.prod(ishp) != 0:
-    raise IndexError("Cannot do a non-empty jnp.take_along_axis() from an empty axis.")
+  if ashp[axis] == 0:  # nothing to read: zeros of the result's shape, as JAX
+    return lax.full(_util.broadcast_shapes(ishp, ashp[:axis] + (1,) + ashp[axis + 1:]), 0,
+                    _dtype(arr))
   if isinstance(mode, str):
     mode = mode.lower()
   elif mode is not None:

@@ -22,7 +22,7 @@ from ember.core.trace import Primitive
 from ember.primitives.elementwise import lax
 from ember.primitives.factorizations import (
     apply_lax, batch_at_front, batch_dims, check_dtypes, check_ranks, ffi_call, nan_unless,
-    routine)
+    routine, weak_if_operands_weak)
 
 __all__ = []  # primitives are reached through ember.lax.linalg
 
@@ -46,6 +46,7 @@ def _nan_unless_ok(ctx, info, *results):
 
 # --- hessenberg -------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _hessenberg_abstract_eval(a):
   check_ranks("hessenberg", [a], [2])
   n = a.shape[-1]
@@ -78,6 +79,7 @@ hessenberg_p.def_unsupported("jvp", "its derivative is not implemented in JAX ei
 
 # --- tridiagonal ------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _tridiagonal_abstract_eval(a, *, lower):
   check_ranks("tridiagonal", [a], [2])
   n = a.shape[-1]
@@ -108,6 +110,7 @@ tridiagonal_p.def_unsupported("jvp", "its derivative is not implemented in JAX e
 
 # --- schur ------------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _schur_abstract_eval(x, *, compute_schur_vectors, sort_eig_vals, select_callable):
   check_ranks("schur", [x], [2])
   if x.shape[-1] != x.shape[-2]:

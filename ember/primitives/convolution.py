@@ -248,7 +248,7 @@ def padding_attr(padding) -> str:
 
 
 def _precision_config(precision) -> str:
-  pair = precision if isinstance(precision, tuple) else (Precision.DEFAULT,) * 2
+  pair = precision if type(precision) is tuple else (Precision.DEFAULT,) * 2  # not DotAlgorithm
   return "[" + ", ".join(f"#stablehlo<precision {p.name}>" for p in pair) + "]"
 
 

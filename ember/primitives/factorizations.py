@@ -21,6 +21,8 @@ lax code (Givens rotations, a matrix product), as JAX's.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ember import dtypes
@@ -38,6 +40,20 @@ _I32 = np.dtype(np.int32)
 
 
 # --- shared checks and matrix helpers ----------------------------------------------------------
+
+def weak_if_operands_weak(abstract_eval):
+  """``abstract_eval`` under JAX's standard weak-type rule for linalg primitives: every output
+  (pivots and info included) is weakly typed exactly when every operand is."""
+  @functools.wraps(abstract_eval)
+  def rule(*avals, **params):
+    out = abstract_eval(*avals, **params)
+    if not avals or not all(a.weak_type for a in avals):
+      return out
+    if isinstance(out, (list, tuple)):
+      return type(out)(o.update(weak_type=True) for o in out)
+    return out.update(weak_type=True)
+  return rule
+
 
 def check_matrix(name: str, x: ShapedArray, *, square: bool = False) -> None:
   """A TypeError unless ``x`` is a (batch of) inexact matrices, square if asked (a
@@ -163,7 +179,7 @@ def tri(x, lower: bool, k: int = 0):
   below = lax.ge(i, lax.broadcasted_iota(_I32, (m, n), 1))
   if a.ndim > 2:
     below = lax.broadcast_in_dim(below, a.shape, (a.ndim - 2, a.ndim - 1))
-  zeros = lax.full(a.shape, np.zeros((), a.dtype))
+  zeros = lax.full_like(x, 0)  # (weak when x is, so select keeps x's weak type, as in JAX)
   return lax.select(below, x, zeros) if lower else lax.select(below, zeros, x)
 
 
@@ -210,6 +226,7 @@ def batch_at_front(prim: Primitive):
 
 # --- cholesky ---------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _cholesky_abstract_eval(x):
   check_matrix("cholesky", x, square=True)
   return x.strip_weak_type()
@@ -249,6 +266,7 @@ cholesky_p.def_unsupported("transpose", "it is not linear")
 
 # --- cholesky_update and symmetric_product (lax code on CPU) ----------------------------------
 
+@weak_if_operands_weak
 def _cholesky_update_abstract_eval(r, w):
   check_ranks("cholesky_update", [r, w], [2, 1], exact=True)
   if r.shape[0] != r.shape[1] or w.shape[0] != r.shape[1]:
@@ -286,6 +304,7 @@ cholesky_update_p.def_unsupported("jvp", "its derivative is not implemented in J
 cholesky_update_p.def_unsupported("batch", "batching is not implemented in JAX either")
 
 
+@weak_if_operands_weak
 def _symmetric_product_abstract_eval(a, c, *, alpha, beta):
   check_ranks("symmetric_product", [a, c], [2, 2])
   if a.shape[-2] != c.shape[-1] or c.shape[-2] != c.shape[-1]:
@@ -313,6 +332,7 @@ symmetric_product_p.def_unsupported("jvp", "its derivative is not implemented in
 
 # --- triangular_solve ---------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _triangular_solve_abstract_eval(a, b, *, left_side, lower, transpose_a, conjugate_a,
                                     unit_diagonal):
   if a.ndim < 2 or b.ndim < 2:
@@ -425,6 +445,7 @@ def trsm(a, b, *, left_side: bool, lower: bool, transpose_a: bool = False,
 
 # --- lu_pivots_to_permutation -----------------------------------------------------------------
 
+@weak_if_operands_weak
 def _pivots_abstract_eval(pivots, *, permutation_size: int):
   if pivots.dtype != _I32:
     raise TypeError(f"lu_pivots_to_permutation does not accept dtype {pivots.dtype.name} at "
@@ -499,6 +520,7 @@ lu_pivots_to_permutation_p.def_rules(
 
 # --- lu ---------------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _lu_abstract_eval(x):
   check_matrix("lu", x)
   m, n = x.shape[-2:]
@@ -594,6 +616,7 @@ lu_p.def_unsupported("transpose", "it is not linear")
 
 # --- qr and householder_product ------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _qr_abstract_eval(x, *, pivoting, full_matrices, use_magma):
   check_matrix("qr", x)
   m, n = x.shape[-2:]
@@ -719,6 +742,7 @@ qr_p.def_rules(abstract_eval=_qr_abstract_eval, lower=_qr_lower, jvp=_qr_jvp,
 qr_p.def_unsupported("transpose", "it is not linear")
 
 
+@weak_if_operands_weak
 def _geqrf_abstract_eval(x):
   check_matrix("geqrf", x)
   return [x.strip_weak_type(), ShapedArray(batch_dims(x) + (min(x.shape[-2:]),), x.dtype)]
@@ -737,6 +761,7 @@ geqrf_p.def_rules(abstract_eval=_geqrf_abstract_eval, lower=_geqrf_lower,
 geqrf_p.def_unsupported("jvp", "JAX defines no derivative for it either; use qr")
 
 
+@weak_if_operands_weak
 def _geqp3_abstract_eval(x, jpvt):
   check_ranks("geqp3", [x, jpvt], [2, 1])
   if jpvt.shape != batch_dims(x) + x.shape[-1:]:
@@ -764,6 +789,7 @@ geqp3_p.def_rules(abstract_eval=_geqp3_abstract_eval, lower=_geqp3_lower,
 geqp3_p.def_unsupported("jvp", "JAX defines no derivative for it either; use qr")
 
 
+@weak_if_operands_weak
 def _householder_abstract_eval(a, taus):
   check_ranks("householder_product", [a, taus], [2, 1])
   m, n = a.shape[-2:]
@@ -785,6 +811,7 @@ householder_product_p.def_rules(
 householder_product_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
 
 
+@weak_if_operands_weak
 def _ormqr_abstract_eval(a, taus, c, *, left, transpose):
   check_ranks("ormqr", [a, taus, c], [2, 1, 2])
   m = a.shape[-2]
@@ -819,6 +846,7 @@ ormqr_p.def_unsupported("jvp", "its derivative is not implemented in JAX either"
 
 # --- tridiagonal_solve -------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _tridiagonal_solve_abstract_eval(dl, d, du, b, *, perturb_singular):
   check_ranks("tridiagonal_solve", [dl, d, du, b], [1, 1, 1, 2], same_batch=False)
   if not dl.shape == d.shape == du.shape:

@@ -22,6 +22,7 @@ from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, element_type
+from ember.primitives.dot_config import DotAlgorithm
 from ember.transforms import batching
 from ember.transforms.ad_util import Zero, bilinear_jvp, is_undefined
 
@@ -143,7 +144,7 @@ def canonicalize_precision(precision):
     return None if default is None else canonicalize_precision(default)
   if isinstance(precision, Precision):
     return (precision, precision)
-  if isinstance(precision, DotAlgorithmPreset):
+  if isinstance(precision, (DotAlgorithmPreset, DotAlgorithm)):
     return precision
   if isinstance(precision, str):
     if precision in _PRECISION_NAMES:
@@ -228,7 +229,8 @@ def _dot_dtype(lhs: ShapedArray, rhs: ShapedArray, preferred, precision) -> np.d
   result = lhs.dtype if lrank >= rrank else rhs.dtype
   if preferred is None or preferred == result:
     return result
-  if (not isinstance(precision, DotAlgorithmPreset) and not dtypes.is_float(result)
+  algorithm = isinstance(precision, (DotAlgorithmPreset, DotAlgorithm))
+  if (not algorithm and not dtypes.is_float(result)
       and _bits(preferred) < _bits(_real_of(result))):
     raise TypeError("`preferred_element_type` must not be narrower than the original type, got "
                     f"preferred_element_type of {np.dtype(preferred).name} for result type of "
@@ -273,6 +275,8 @@ def _convert(ctx: LoweringContext, x: Value, dt) -> Value:
 
 def _dot_general_lower(ctx: LoweringContext, lhs: Value, rhs: Value, *, dimension_numbers,
                        precision, preferred_element_type, out_sharding=None) -> Value:
+  if isinstance(precision, DotAlgorithm):  # none is supported on CPU, as in JAX 0.10.2
+    raise ValueError(f"The precision '{precision}' is not supported by dot_general on CPU")
   out = ctx.avals_out[0]
   if lhs.aval.dtype != rhs.aval.dtype:
     lhs, rhs = _convert(ctx, lhs, out.dtype), _convert(ctx, rhs, out.dtype)
@@ -307,7 +311,7 @@ def _dot_general_pp_params(params: dict) -> dict:
   precision = params["precision"]
   if precision is not None:
     out["precision"] = (f"({repr(precision[0])}, {repr(precision[1])})"
-                        if isinstance(precision, tuple) else str(precision))
+                        if type(precision) is tuple else str(precision))
   if params["preferred_element_type"] is not None:
     out["preferred_element_type"] = np.dtype(params["preferred_element_type"]).name
   return out

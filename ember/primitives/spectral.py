@@ -21,7 +21,7 @@ from ember.core.trace import Primitive, get_aval
 from ember.primitives.elementwise import lax
 from ember.primitives.factorizations import (
     apply_lax, batch_at_front, batch_dims, check_matrix, diag_matrix, diagonal, eye, lu_solve,
-    matmul, mH, nan_unless, real_of, routine, zero_tangent)
+    matmul, mH, nan_unless, real_of, routine, weak_if_operands_weak, zero_tangent)
 from ember.transforms.ad_util import Zero
 
 __all__ = ["EigImplementation", "EighImplementation", "SvdAlgorithm"]
@@ -125,6 +125,7 @@ def _cpu_subset(subset_by_index, n: int) -> None:
 
 # --- eigh -------------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _eigh_abstract_eval(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
   check_matrix("eigh", x, square=True)
   n = x.shape[-1]
@@ -179,6 +180,7 @@ def _svd_shapes(x, full_matrices: bool, compute_uv: bool):
   return (batch + (k,), batch + (m, k if econ else m), batch + (k if econ else n, n))
 
 
+@weak_if_operands_weak
 def _svd_abstract_eval(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
   check_matrix("svd", x)
   if full_matrices and subset_by_index is not None:
@@ -272,6 +274,7 @@ svd_p.def_unsupported("transpose", "it is not linear")
 
 # --- eig --------------------------------------------------------------------------------------
 
+@weak_if_operands_weak
 def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvectors,
                        enable_eigvec_derivs, implementation):
   check_matrix("eig", x, square=True)

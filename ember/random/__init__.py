@@ -2,8 +2,10 @@
 
 The default PRNG is threefry2x32 with JAX's partitionable counters (JAX 0.10's defaults); the
 ``rbg`` and ``unsafe_rbg`` implementations (XLA's RngBitGenerator) are chosen by ``impl=`` or
-``jax_default_prng_impl``. The same key gives the same bits and, sampler for sampler, the same samples as ``jax.random``. Keys are
-values: reusing a key reproduces its samples, and ``split``/``fold_in`` derive independent ones.
+``jax_default_prng_impl``. The same key gives the same bits and, sampler for sampler, the same
+samples as ``jax.random``. Keys are values: reusing a raw key reproduces its samples, and
+``split``/``fold_in`` derive independent ones. A typed key (``random.key``) drawn from twice
+raises ``KeyReuseError`` (JAX's key reuse checker, ``jax_debug_key_reuse``; ``_key_reuse.py``).
 
     >>> import ember
     >>> from ember import random
@@ -26,6 +28,8 @@ Differences from JAX:
 - Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
   ``random_bits``/``random_wrap`` primitives.
 - The philox implementations are not provided; ``impl="philox..."`` raises naming them.
+- The key reuse checker is on by default for eager code (JAX's is off unless asked for); see
+  ``_key_reuse.py``. ``vmap(..., randomness=...)`` is an extension; see ``_vmap_randomness.py``.
 """
 from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,
                                 key_impl, key_dtype, split, wrap_key_data)

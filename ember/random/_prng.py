@@ -40,11 +40,13 @@ import numpy as np
 from ember import dtypes, lax, pytree
 from ember.config import config
 from ember.core.aval import ShapeDtypeStruct, ShapedArray
-from ember.core.trace import Primitive, Tracer, get_aval
+from ember.core.trace import EVAL_TRACE as _EVAL_TRACE, Primitive, Tracer, get_aval
+from ember.core.trace import _state as _tracing_state
 from ember.backend.compile import LRUCache
 from ember.lax.structural import canonicalize_shape as _lax_canonicalize_shape
 from ember.primitives.elementwise import broadcast_shapes
 from ember.primitives.lower_fun import lower_fun
+from ember.random import _key_reuse, _vmap_randomness
 from ember.transforms import batching
 from ember.transforms.jit import jit
 
@@ -483,7 +485,9 @@ class PRNGKeyArray:
   ``self.shape + key_shape`` (``(2,)`` for threefry2x32, ``(4,)`` for rbg and unsafe_rbg).
 
   It is a pytree node whose only child is that data and whose auxiliary data is the
-  implementation (see the module docstring for what this means under transforms).
+  implementation (see the module docstring for what this means under transforms). It also
+  carries the key reuse checker's record of its uses (``_key_reuse``), which a copy made by
+  flattening and unflattening does not inherit.
 
   Example:
       >>> import ember
@@ -492,12 +496,14 @@ class PRNGKeyArray:
       ((2, 2), Array((), dtype=key<fry>) overlaying:
       [4146024105 2718843009])
   """
-  __slots__ = ("_base_array", "_impl")
+  __slots__ = ("_base_array", "_impl", "_uses", "_link")
   __array_priority__ = 100
 
   def __init__(self, data, impl: PRNGImpl = threefry_prng_impl):
     self._base_array = data
     self._impl = impl
+    self._uses = None  # the key reuse checker's records (see _key_reuse)
+    self._link = None
 
   dtype = property(lambda self: key_dtype_of(self._impl))
   shape = property(lambda self: tuple(np.shape(self._base_array)[:-len(self._impl.key_shape)]))
@@ -508,6 +514,9 @@ class PRNGKeyArray:
   def _like(self, data) -> PRNGKeyArray:
     return PRNGKeyArray(data, self._impl)
 
+  def __reduce__(self):  # pickles and copies carry the keys, not the checker's records
+    return PRNGKeyArray, (self._base_array, self._impl)
+
   @property
   def T(self) -> PRNGKeyArray:
     return self.transpose()
@@ -516,12 +525,20 @@ class PRNGKeyArray:
     axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
     axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
     trailing = tuple(range(self.ndim, np.ndim(self._base_array)))
-    return self._like(lax.transpose(self._base_array, axes + trailing))
+    out = self._like(lax.transpose(self._base_array, axes + trailing))
+    inverse = tuple(np.argsort(axes))
+    _key_reuse.link(out, self, lambda m: _mask_map(m, np.transpose, axes),
+                    lambda m: _mask_map(m, np.transpose, inverse))
+    return out
 
   def reshape(self, *shape) -> PRNGKeyArray:
     shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
     shape = tuple(np.empty(self.shape, np.bool_).reshape(shape).shape)  # resolves -1
-    return self._like(self._base_array.reshape(shape + self._impl.key_shape))
+    out = self._like(self._base_array.reshape(shape + self._impl.key_shape))
+    mine = self.shape
+    _key_reuse.link(out, self, lambda m: _mask_map(m, np.reshape, shape),
+                    lambda m: _mask_map(m, np.reshape, mine))
+    return out
 
   def __len__(self):
     if not self.shape:
@@ -531,13 +548,17 @@ class PRNGKeyArray:
   def __iter__(self):
     if not self.shape:
       raise TypeError("iteration over a 0-d key array")
-    return (self._like(d) for d in self._base_array)
+    if isinstance(self._base_array, Tracer):  # traced, iterating takes slices (as in JAX)
+      return (self[i] for i in range(self.shape[0]))
+    return (self._like(d) for d in self._base_array)  # eagerly, fresh keys (as in JAX)
 
   def __getitem__(self, idx) -> PRNGKeyArray:
     idx = idx if isinstance(idx, tuple) else (idx,)
     # The key-word axis stays whole: it follows an Ellipsis (the user's, or one we add).
     tail = (slice(None),) if any(i is Ellipsis for i in idx) else (Ellipsis, slice(None))
-    return self._like(self._base_array[idx + tail])
+    out = self._like(self._base_array[idx + tail])
+    _index_uses(self, idx, out)
+    return out
 
   def __eq__(self, other):
     if not isinstance(other, PRNGKeyArray):
@@ -590,6 +611,39 @@ for _dunder, _name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
   setattr(PRNGKeyArray, f"__r{_dunder}__", _no_arithmetic(_name, reflected=True))
 
 
+def _mask_map(mask, fn, arg):
+  """A use's mask (True, or a bool array) carried through a reshape or transpose."""
+  return mask if mask is True else fn(mask, arg)
+
+
+def _index_uses(keys: PRNGKeyArray, idx: tuple, out: PRNGKeyArray) -> None:
+  """The key reuse checker's view of ``keys[idx]``. With ``jax_debug_key_reuse`` True, as in
+  JAX, ints and slices consume the keys they take (``out`` is fresh). Otherwise ``out`` is a
+  view: drawing from it draws from the keys it takes (all of them for a traced index)."""
+  if not _key_reuse.tracking():
+    return
+  static = (int, np.integer, slice, type(None), type(Ellipsis))
+  if _key_reuse.sinks_on_index() and \
+      all(isinstance(i, static) and not isinstance(i, (bool, np.bool_)) for i in idx) and \
+      any(isinstance(i, (int, np.integer, slice)) for i in idx):
+    _key_reuse.sink_index(keys, idx)
+    return
+  try:  # which of the keys each element of ``out`` is, when the index is known
+    np_idx = tuple(i if i is None or i is Ellipsis or isinstance(i, slice) else np.asarray(i)
+                   for i in idx)
+    where = np.arange(keys.size).reshape(keys.shape)[np_idx]
+  except Exception:  # a traced index: a view of every key
+    _key_reuse.link(out, keys)
+    return
+
+  def up(mask):
+    whole = np.zeros(keys.size, np.bool_)
+    whole[where if mask is True else where[np.broadcast_to(mask, where.shape)]] = True
+    return whole.reshape(keys.shape)
+
+  _key_reuse.link(out, keys, lambda m: _mask_map(m, lambda a, w: a.reshape(-1)[w], where), up)
+
+
 pytree.register_pytree_node(PRNGKeyArray, lambda k: ((k._base_array,), k._impl),
                             lambda impl, children: PRNGKeyArray(children[0], impl))
 
@@ -614,28 +668,45 @@ def _check_key_data(data, impl: PRNGImpl):
     raise _invalid(f"expected key_data.dtype = uint32; got dtype={data.dtype}")
 
 
-def check_key(name: str, key, *, single: bool = True) -> tuple[PRNGKeyArray, bool]:
+def check_key(name: str, key, *, single: bool = True, consume: bool = True
+              ) -> tuple[PRNGKeyArray, bool]:
   """The key as a typed key array, and whether it was typed: raw key data is read with the
   default implementation (``jax_default_prng_impl``), as in JAX.
 
-  Raises JAX's errors for values that are not keys and, with ``single``, for arrays of keys.
+  With ``consume`` (``random.<name>`` draws from the key), a typed key's use is recorded by the
+  key reuse checker, and under ``vmap(..., randomness=...)`` a key the vmap does not batch is
+  replaced by one key per example (or refused).
+
+  Raises JAX's errors for values that are not keys and, with ``single``, for arrays of keys;
+  ``KeyReuseError`` for a typed key consumed before.
   """
   if type(key) is PRNGKeyArray:
     if single and key.shape:
       raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
                        f"{key.shape} != (). Use jax.vmap for batching.")
+    if consume:
+      _key_reuse.consume(name, key)
+      if _tracing_state.trace is not _EVAL_TRACE:
+        key = _vmap_randomness.per_example(name, key)
     return key, True
+  keys = _raw_key(name, key, single)
+  if consume and _tracing_state.trace is not _EVAL_TRACE:
+    keys = _vmap_randomness.per_example(name, keys)
+  return keys, False
+
+
+def _raw_key(name: str, key, single: bool) -> PRNGKeyArray:
   impl = resolve_impl(None)
   aval = getattr(key, "aval", None)
   if aval is not None and aval.shape == impl.key_shape and aval.dtype == _U32:
-    return PRNGKeyArray(key, impl), False  # the common case: one raw key on the device
+    return PRNGKeyArray(key, impl)  # the common case: one raw key on the device
   if isinstance(key, (list, tuple)):
     raise TypeError(f"unexpected PRNG key type {type(key)}")
   _check_key_data(key, impl)
   if single and key.ndim != len(impl.key_shape):
     raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
                      f"{tuple(key.shape)} != (). Use jax.vmap for batching.")
-  return PRNGKeyArray(key, impl), False
+  return PRNGKeyArray(key, impl)
 
 
 # --- public key functions ---------------------------------------------------------------------
@@ -730,7 +801,7 @@ def key_data(keys):
       >>> key_data(key(42))
       Array([ 0, 42], dtype=uint32)
   """
-  keys, _ = check_key("key_data", keys, single=False)
+  keys, _ = check_key("key_data", keys, single=False, consume=False)
   return keys._base_array
 
 
@@ -742,21 +813,21 @@ def key_impl(keys):
       >>> key_impl(key(42))
       'threefry2x32'
   """
-  keys, _ = check_key("key_impl", keys, single=False)
+  keys, _ = check_key("key_impl", keys, single=False, consume=False)
   impl = keys._impl
   return impl.name if PRNG_IMPLS.get(impl.name) is impl else impl
 
 
 def clone(key):
-  """The key itself: ember's arrays are immutable, so no copy is needed (JAX's clone exists for
-  its experimental key reuse checks).
+  """A fresh copy of a key, for the key reuse checker (``jax_debug_key_reuse``): the copy has
+  not been consumed, and consuming it does not consume ``key``. A raw key comes back as it is.
 
   Example:
       >>> clone(PRNGKey(42))
       Array([ 0, 42], dtype=uint32)
   """
-  check_key("clone", key, single=False)
-  return key
+  keys, typed = check_key("clone", key, single=False, consume=False)
+  return keys._like(keys._base_array) if typed else key
 
 
 def _split(key, *, shape):
@@ -785,7 +856,7 @@ def fold_in(key, data):
       >>> fold_in(PRNGKey(0), 7)
       Array([2716826189,  292468403], dtype=uint32)
   """
-  keys, typed = check_key("fold_in", key)
+  keys, typed = check_key("fold_in", key, consume=False)
   if isinstance(data, int):
     data = np.asarray(data, _U32)  # out-of-range ints raise NumPy's OverflowError, as in JAX
   shape = np.shape(data)

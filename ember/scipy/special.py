@@ -23,6 +23,8 @@ from ember.core.errors import ConcretizationTypeError
 from ember.scipy import _logsumexp
 from ember.scipy._logsumexp import logsumexp
 from ember.scipy._normal import log_ndtr, ndtr, ndtri
+from ember.numpy.ufuncs import _lax_const
+from ember.numpy._util import ensure_array, promote_args_inexact
 from ember.scipy._util import promote_inexact
 from ember.transforms.custom import custom_jvp
 
@@ -307,8 +309,12 @@ def expit(x):
   return _unary(lax.logistic, "expit")(x)
 
 
+@custom_jvp
 def logit(x):
   """The log-odds ``log(x / (1 - x))``, the inverse of ``expit``.
+
+  A ``custom_jvp`` function (derivative ``1 / (x (1 - x))``) that promotes its input itself,
+  so its jaxpr is JAX's: one ``custom_jvp_call`` named logit.
 
   Example:
       >>> import ember.numpy as jnp
@@ -317,19 +323,10 @@ def logit(x):
       Array([0.       , 1.0986123], dtype=float32)
   """
   x, = promote_inexact("logit", x)
-  return _logit(x)
+  return lax.log(lax.div(x, lax.sub(_lax_const(x, 1), x)))
 
 
-@custom_jvp
-def _logit(x):
-  return lax.log(lax.div(x, lax.sub(jnp.ones_like(x), x)))
-
-
-@_logit.defjvp
-def _logit_jvp(primals, tangents):
-  x, = primals
-  x_dot, = tangents
-  return _logit(x), x_dot / (x * (1 - x))
+logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(_lax_const(x, 1), x))))
 
 
 def xlogy(x, y):
@@ -430,7 +427,8 @@ def _rel_entr(p, q):
   both_pos = (p > 0) & (q > 0)
   safe_p, safe_q = jnp.where(both_pos, p, 1), jnp.where(both_pos, q, 1)
   inside = _xlogx(safe_p) - _xlogy(safe_p, safe_q)
-  outside = jnp.where((p == 0) & (q >= 0), jnp.zeros_like(inside), np.inf)
+  # JAX's zero is p's dtype, weak only for a weak scalar p: a weak array p gives a strong result
+  outside = jnp.where((p == 0) & (q >= 0), _lax_const(p, 0.0), np.inf)
   return jnp.where(both_pos, inside, outside)
 
 
@@ -557,11 +555,18 @@ def multigammaln(a, d):
   """
   if isinstance(d, core.Tracer):
     raise ConcretizationTypeError(d, "d argument of multigammaln")
+  if np.ndim(d):
+    raise TypeError(f"Only scalar arrays can be converted to Python scalars; got "
+                    f"arr.ndim={np.ndim(d)}")
   d = int(d)
-  a, = promote_inexact("multigammaln", a)
-  js = jnp.arange(d, dtype=a.dtype)
-  terms = lax.lgamma(jnp.expand_dims(a, -1) - js / 2)
-  return jnp.sum(terms, axis=-1) + (d * (d - 1) / 4) * float(np.log(np.pi))
+  a, d_ = promote_args_inexact("multigammaln", a, d)  # d (a weak int) takes part, as in JAX
+  a = ensure_array(a)
+  # log(pi) d(d-1)/4, computed in a's dtype as JAX does
+  constant = lax.mul(lax.mul(lax.mul(_lax_const(a, 0.25), d_), lax.sub(d_, _lax_const(a, 1))),
+                     lax.log(_lax_const(a, np.pi)))
+  halves = lax.div(jnp.arange(d, dtype=a.dtype), _lax_const(a, 2))
+  terms = lax.lgamma(jnp.expand_dims(a, -1) - jnp.expand_dims(halves, tuple(range(a.ndim))))
+  return jnp.sum(terms, axis=-1) + constant
 
 
 def boxcox(x, lmbda):

@@ -30,6 +30,7 @@ import optree
 
 from ember import pytree
 from ember.backend.compile import LRUCache
+from ember.config import make_user_context
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr
@@ -68,14 +69,17 @@ class BatchTracer(core.Tracer):
 
 
 class BatchTrace(core.Trace):
-  """Batches over one axis of ``axis_size`` lanes, named ``axis_name`` (or anonymous)."""
-  __slots__ = ("axis_name", "axis_size", "spmd_axis_name")
+  """Batches over one axis of ``axis_size`` lanes, named ``axis_name`` (or anonymous).
+  ``randomness`` is vmap's (None, or what samplers do with keys it does not batch)."""
+  __slots__ = ("axis_name", "axis_size", "spmd_axis_name", "randomness")
 
-  def __init__(self, parent: core.Trace, axis_name, axis_size: int, spmd_axis_name=None):
+  def __init__(self, parent: core.Trace, axis_name, axis_size: int, spmd_axis_name=None,
+               randomness=None):
     super().__init__(parent)
     self.axis_name = axis_name
     self.axis_size = axis_size
     self.spmd_axis_name = spmd_axis_name
+    self.randomness = randomness
 
   def __repr__(self):
     return f"BatchTrace(axis_name={self.axis_name}, axis_size={self.axis_size})"
@@ -274,6 +278,28 @@ _IN_AXES_MSG = ("vmap in_axes must be an int, None, or a tuple of entries corres
                 "positional arguments passed to the function")
 
 
+# --- types vmap maps as one value ---------------------------------------------------------------
+# A registered type (a sparse array, say) is not mapped leaf by leaf: ``to_elt(cont, size, x,
+# axis)`` builds the per-example value from ``cont(leaf, leaf_axis)`` (a batched leaf), and
+# ``from_elt(cont, size, x, axis)`` the batched output from ``cont(size, leaf, leaf_axis)``.
+_vmappables: dict[type, tuple[Callable, Callable]] = {}
+
+
+def register_vmappable(data_type: type, spec_type, axis_size_type, to_elt: Callable,
+                       from_elt: Callable, make_iota=None) -> None:
+  """Map values of ``data_type`` as a whole under vmap (JAX's ``register_vmappable``)."""
+  del spec_type, axis_size_type, make_iota
+  _vmappables[data_type] = (to_elt, from_elt)
+
+
+def _is_vmappable(x) -> bool:
+  return type(x) in _vmappables
+
+
+def _shape_of(x) -> tuple:
+  return tuple(x.shape) if _is_vmappable(x) else core.get_aval(x).shape
+
+
 def _check_axes_spec(spec, what: str):
   bad = [x for x in optree.tree_leaves(spec, none_is_leaf=True, namespace=pytree.NAMESPACE)
          if x is not None and not (isinstance(x, (int, np.integer)) and not isinstance(x, bool))]
@@ -282,11 +308,15 @@ def _check_axes_spec(spec, what: str):
                     f"types as leaves, but got {spec}.")
 
 
-def prefix_leaves(spec, tree, what: str, transform: str = "vmap") -> list:
+def prefix_leaves(spec, tree, what: str, transform: str = "vmap", is_leaf=None) -> list:
   """One entry of ``spec`` (a pytree prefix of ``tree`` with None and ints as leaves) for each
-  leaf of ``tree``: vmap's and pmap's in_axes and out_axes."""
+  leaf of ``tree`` (flattened with ``is_leaf``): vmap's and pmap's in_axes and out_axes."""
   try:
-    return pytree.broadcast_prefix(spec, tree, is_leaf=lambda x: x is None)
+    if is_leaf is None:
+      return pytree.broadcast_prefix(spec, tree, is_leaf=lambda x: x is None)
+    specs, spec_def = pytree.flatten(spec, lambda x: x is None)
+    return [s for s, sub in zip(specs, spec_def.flatten_up_to(tree))
+            for _ in pytree.flatten(sub, is_leaf)[0]]
   except ValueError:
     raise ValueError(f"{transform} {what} specification must be a tree prefix of the corresponding "
                      f"value; got {what}={spec!r} for a value of structure "
@@ -310,8 +340,7 @@ def _mapped_size(fun, args, kwargs, leaves, axes, axis_size) -> int:
   for x, ax in zip(leaves, axes):
     if ax is None:
       continue
-    a = core.get_aval(x)
-    sizes.append(a.shape[ax])
+    sizes.append(_shape_of(x)[ax])
   if axis_size is not None:
     sizes_set = set(sizes)
     if sizes_set and sizes_set != {axis_size}:
@@ -328,9 +357,10 @@ def _mapped_size(fun, args, kwargs, leaves, axes, axis_size) -> int:
     for i, (x, ax) in enumerate(zip(leaves, axes)):
       if ax is None:
         continue
-      a = core.get_aval(x)
+      a = x if _is_vmappable(x) else core.get_aval(x)
       lines.append(f"  * one axis had size {a.shape[ax]}: axis {ax} of "
-                   f"{_describe_arg(names, i)} of type {a.str_short(short_dtypes=False)}")
+                   f"{_describe_arg(names, i)} of type "
+                   f"{a if _is_vmappable(x) else a.str_short(short_dtypes=False)}")
     raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
                      + ";\n".join(lines))
   return sizes[0]
@@ -340,7 +370,7 @@ def _normalize_in_axis(x, ax) -> int | None:
   if ax is None:
     return None
   try:
-    shape = core.get_aval(x).shape
+    shape = _shape_of(x)
   except TypeError:
     raise TypeError(f"vmap was passed an argument of type {type(x).__name__} that is not an "
                     f"array, a NumPy value or a Python scalar: {x!r}. Pass arrays, or mark "
@@ -354,10 +384,25 @@ def _normalize_in_axis(x, ax) -> int | None:
 
 
 _VMAP = NameTransform("vmap")  # staged equations are named vmap(scope), as in JAX
+_RANDOMNESS = (None, "error", "different", "same")
+# The randomness modes in effect key traced functions (a cond branch traced under "different"
+# draws per-example keys), so they are part of jit's and control flow's cache keys.
+_randomness_modes = make_user_context(())
+
+
+def _drawing(randomness):
+  if randomness in ("error", "different"):
+    return _randomness_modes(_randomness_modes.value + (randomness,))
+  return contextlib.nullcontext()
+
+# Called as hook((args, kwargs), (per-example args, kwargs)) once vmap has made the arguments
+# its function receives (ember.random links the typed keys there to the keys passed in).
+arg_hooks: list[Callable] = []
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
-         axis_size: int | None = None, spmd_axis_name=None, sum_match: bool = False) -> Callable:
+         axis_size: int | None = None, spmd_axis_name=None, sum_match: bool = False, *,
+         randomness: str | None = None) -> Callable:
   """Vectorize ``fun`` over a batch axis of its inputs.
 
   Args:
@@ -372,14 +417,26 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
       constraints (``with_sharding_constraint``) inside ``fun``.
     sum_match: when True, an output that is batched but whose out_axes entry is None is summed
       over the batch axis (instead of an error).
+    randomness: what a sampler in ``fun`` does with a key this vmap does not batch (closed
+      over, or passed with in_axes None), as torch.func's vmap defines it (JAX has no such
+      argument): ``"same"`` draws the same numbers for every example (JAX's behaviour, and the
+      default); ``"different"`` draws example ``i`` from ``random.split(key, axis_size)[i]``;
+      ``"error"`` raises ``RuntimeError`` naming the sampler. See ``ember/random/_vmap_randomness.py``.
 
   Example:
       >>> import ember, ember.numpy as jnp
       >>> ember.vmap(jnp.sum, in_axes=1)(jnp.ones((2, 3)))
       Array([2., 2., 2.], dtype=float32)
+      >>> key = ember.random.key(0)
+      >>> ember.vmap(lambda x: x + ember.random.uniform(key), randomness="different")(
+      ...     jnp.zeros(2))
+      Array([0.8423141 , 0.00729382], dtype=float32)
   """
   if not callable(fun):
     raise TypeError(f"Expected a callable value, got {fun!r}")
+  if randomness not in _RANDOMNESS:
+    raise ValueError(f"vmap randomness must be 'error', 'different' or 'same', got "
+                     f"{randomness!r}.")
   if isinstance(in_axes, list):
     in_axes = tuple(in_axes)
   if not (in_axes is None or isinstance(in_axes, (int, np.integer, tuple))) or \
@@ -398,23 +455,32 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
       raise ValueError("vmap wrapped function must be passed at least one argument containing "
                        "an array or axis_size must be specified, got empty *args=() and "
                        "**kwargs={}")
-    arg_leaves, arg_tree = pytree.flatten(args)
-    kw_leaves, kw_tree = pytree.flatten(kwargs)
+    is_leaf = _is_vmappable if _vmappables else None
+    arg_leaves, arg_tree = pytree.flatten(args, is_leaf)
+    kw_leaves, kw_tree = pytree.flatten(kwargs, is_leaf)
     axes = prefix_leaves(in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args),
-                          args, "in_axes") + [0] * len(kw_leaves)
+                          args, "in_axes", is_leaf=is_leaf) + [0] * len(kw_leaves)
     leaves = arg_leaves + kw_leaves
     axes = [_normalize_in_axis(x, ax) for x, ax in zip(leaves, axes)]
     size = _mapped_size(fun, args, kwargs, leaves, axes, axis_size)
-    trace = BatchTrace(core.current_trace(), axis_name, size, spmd_axis_name)
-    ins = [trace.wrap(x, ax) for x, ax in zip(leaves, axes)]
+    trace = BatchTrace(core.current_trace(), axis_name, size, spmd_axis_name, randomness)
+    ins = [_vmappables[type(x)][0](trace.wrap, size, x, ax) if is_leaf and is_leaf(x)
+           else trace.wrap(x, ax) for x, ax in zip(leaves, axes)]
+    in_args = pytree.unflatten(arg_tree, ins[:len(arg_leaves)])
+    in_kwargs = pytree.unflatten(kw_tree, ins[len(arg_leaves):])
+    for hook in arg_hooks:
+      hook((args, kwargs), (in_args, in_kwargs))
     with _named(axis_name, size), core.set_current_trace(trace), \
-        core.extend_name_stack(_VMAP):
-      out = fun(*pytree.unflatten(arg_tree, ins[:len(arg_leaves)]),
-                **pytree.unflatten(kw_tree, ins[len(arg_leaves):]))
-    out_leaves, out_tree = pytree.flatten(out)
-    o_axes = prefix_leaves(out_axes, out, "out_axes")
+        core.extend_name_stack(_VMAP), _drawing(randomness):
+      out = fun(*in_args, **in_kwargs)
+    out_leaves, out_tree = pytree.flatten(out, is_leaf)
+    o_axes = prefix_leaves(out_axes, out, "out_axes", is_leaf=is_leaf)
     results = []
     for x, ax in zip(out_leaves, o_axes):
+      if is_leaf and is_leaf(x):
+        cont = lambda n, v, a: matchaxis(*trace.unpack(v), a, n)  # noqa: E731
+        results.append(_vmappables[type(x)][1](cont, size, x, ax))
+        continue
       val, d = trace.unpack(x)
       if ax is None:
         if d is not not_mapped and sum_match:

@@ -25,11 +25,13 @@ import numpy as np
 
 from ember import pytree
 from ember.core import trace as core
+from ember.core.literals import canonicalize_value, is_valid_value
 from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms import batching
+from ember.transforms.custom_bwd import bwd_cotangents
 from ember.transforms.staging import fun_name, trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
 
@@ -86,6 +88,47 @@ def _split_nondiff(fun, nondiff_argnums, args, kwargs):
     it = iter(d)
     return [nondiff[i] if i in nondiff else next(it) for i in range(nargs)]
   return nondiff, dyn, with_nondiff
+
+
+def _canonical_args(dyn: list, kind: str) -> list:
+  """The differentiable arguments as JAX binds them: each leaf canonicalized (a Python number
+  typed, a NumPy value at its canonical dtype), so the function and its rules see ``x.dtype``;
+  a leaf that is no JAX value is a TypeError, worded as JAX words it for ``kind``."""
+  leaves, tree = pytree.flatten(tuple(dyn))
+  for i, x in enumerate(leaves):
+    if not isinstance(x, core.Tracer) and not is_valid_value(x):
+      if kind == "custom_jvp":
+        raise TypeError(
+            "Error interpreting argument to custom_jvp_call as a JAX value. The problematic value "
+            f"is of type {type(x)} and was passed to custom_jvp_call at position {i}.\n")
+      raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
+  return list(pytree.unflatten(tree, [canonicalize_value(x) for x in leaves]))
+
+
+def _runs_eagerly(dyn: list) -> bool:
+  """Whether a custom_jvp/custom_vjp function called with ``dyn`` just runs, as in JAX: outside
+  every transform, or, when no argument is a tracer, under transforms that hand values that are
+  not theirs to the trace below (jvp, linearize, vmap), e.g. a jvp rule calling the function on
+  its primals. A staging trace (jit, make_jaxpr) always records the call."""
+  trace = core.current_trace()
+  if trace is core.EVAL_TRACE:
+    return True
+  if any(isinstance(x, core.Tracer) for x in pytree.tree_leaves(dyn)):
+    return False
+  from ember.transforms.jvp import JVPTrace
+  from ember.transforms.linearize import LinearizeTrace
+  while type(trace) in (JVPTrace, LinearizeTrace, batching.BatchTrace):
+    trace = trace.parent
+  return trace is core.EVAL_TRACE
+
+
+def _call_eagerly(fun: Callable, dyn: list):
+  """Outside every transform a custom_jvp/custom_vjp function just runs, as in JAX (its outputs
+  come back as it returns them, e.g. a Python float); they must still be JAX values."""
+  out = fun(*dyn)
+  for leaf in pytree.tree_leaves(out):
+    core.get_aval(leaf)
+  return out
 
 
 # --- stop_gradient ------------------------------------------------------------------------------
@@ -301,6 +344,9 @@ class custom_jvp:
       raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using "
                            "defjvp.")
     nondiff, dyn, with_nondiff = _split_nondiff(self.fun, self.nondiff_argnums, args, kwargs)
+    dyn = _canonical_args(dyn, "custom_jvp")
+    if _runs_eagerly(dyn):
+      return _call_eagerly(lambda *d: self.fun(*with_nondiff(d)), dyn)
 
     closed, consts, leaves, in_tree, out_tree = _trace_flat(
         lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_jvp")
@@ -368,22 +414,24 @@ def _custom_vjp_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_z
   primals = primals[num_consts:]
   tangents = tangents[num_consts:]
   out, res = fwd(primals, tuple(type(t) is not Zero for t in tangents))
-  # Every tangent but float0 ones becomes a linear input: bwd returns a cotangent per primal,
-  # and the transpose must hand one back for each linear input, in its slot.
-  ts = [instantiate(t) if type(t) is Zero and t.aval.dtype != float0 else t for t in tangents]
-  nz = tuple(type(t) is not Zero for t in ts)
-  ts = [t for t in ts if type(t) is not Zero]
+  # As in JAX, only nonzero tangents are linear inputs (``in_zeros`` marks the others): bwd
+  # still returns a cotangent per primal, and the transpose keeps those of the linear inputs.
+  nz = tuple(type(t) is not Zero for t in tangents)
+  ts = [t for t in tangents if type(t) is not Zero]
   t_out = custom_lin_p.bind(*res, *ts, num_res=len(res), bwd=bwd, nonzero=nz,
                             in_avals=tuple(tangent_aval(core.get_aval(p)) for p in primals),
-                            out_avals=tuple(tangent_aval(core.get_aval(o)) for o in out))
+                            out_avals=tuple(tangent_aval(core.get_aval(o)) for o in out),
+                            symbolic_zeros=symbolic_zeros)
   return out, t_out
 
 
-def _custom_lin_impl(*args, **params):
+def _custom_lin_forward(*args, **params):
+  """custom_lin stands for a custom_vjp function's tangent map, which only its transpose (the
+  bwd rule) defines: evaluating, compiling or batching it is forward mode, an error in JAX."""
   raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
 
 
-def _custom_lin_transpose(cts, *args, num_res, bwd, nonzero, in_avals, out_avals):
+def _custom_lin_transpose(cts, *args, num_res, bwd, nonzero, in_avals, out_avals, **_):
   res = args[:num_res]
   cts = [Zero(a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
   ct_in = bwd(res, cts)  # it instantiates zeros, or hands them to the user as SymbolicZero
@@ -404,51 +452,11 @@ custom_vjp_call_p.pp_params = lambda p: {"name": p["name"], "bwd": p["bwd"],
                                          "symbolic_zeros": p["symbolic_zeros"]}
 custom_lin_p.def_rules(
     abstract_eval=lambda *avals, out_avals, **_: list(out_avals),
-    impl=_custom_lin_impl, transpose=_custom_lin_transpose)
-
-
-def _bwd_leaves(cts: tuple, in_tree) -> list:
-  """The leaves of bwd's cotangents, one per primal input leaf (``None`` for a zero): a ``None``
-  stands for a zero of a whole argument or of one leaf inside it."""
-  is_none = lambda x: x is None
-  primals = pytree.unflatten(in_tree, [0] * in_tree.num_leaves)
-  leaves = []
-  ok = len(cts) == len(primals)
-  for c, p in zip(cts, primals) if ok else ():
-    p_tree = pytree.tree_structure(p)
-    if c is None:
-      leaves += [None] * p_tree.num_leaves
-      continue
-    c_leaves, c_tree = pytree.flatten(c, is_leaf=is_none)
-    ok = ok and c_tree == p_tree
-    leaves += c_leaves
-  if not ok:
-    raise TypeError(
-        "Custom VJP bwd rule must produce an output with the same container (pytree) structure "
-        "as the args tuple of the primal function, and in particular must produce a tuple of "
-        "length equal to the number of arguments to the primal function, but got bwd output "
-        f"structure {pytree.flatten(cts, is_leaf=is_none)[1]} for primal input structure "
-        f"{in_tree}.")
-  return leaves
-
-
-def _check_bwd_vma(cts: list, primal_avals: list, in_tree) -> list:
-  """Inside shard_map, bwd's cotangents must vary over the mesh axes their inputs vary over (a
-  ValueError as in JAX; ``pcast`` or ``psum`` in bwd fixes it)."""
-  for i, (c, p_aval) in enumerate(zip(cts, primal_avals)):
-    if c is None:
-      continue
-    c_aval = core.get_aval(c)
-    if c_aval.vma != p_aval.vma:
-      paths = pytree.tree_flatten_with_path(pytree.unflatten(in_tree,
-                                                             range(len(primal_avals))))[0]
-      raise ValueError(
-          "Custom VJP bwd rule must produce an output with the same type as the args tuple of "
-          f"the primal function, but at output{pytree.keystr(paths[i][0])} the bwd rule "
-          f"produced an output of type {c_aval.str_short()} corresponding to "
-          f"an input of type {p_aval.str_short()}, so the manual axis types "
-          "do not match")
-  return cts
+    impl=_custom_lin_forward, lower=_custom_lin_forward, batch=_custom_lin_forward,
+    transpose=_custom_lin_transpose)
+custom_lin_p.pp_params = lambda p: {"bwd": p["bwd"], "in_zeros": [not nz for nz in p["nonzero"]],
+                                    "num_res": p["num_res"],
+                                    "symbolic_zeros": p["symbolic_zeros"]}
 
 
 class custom_vjp:
@@ -483,6 +491,9 @@ class custom_vjp:
       raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using "
                            "defvjp.")
     nondiff, dyn, with_nondiff = _split_nondiff(self.fun, self.nondiff_argnums, args, kwargs)
+    dyn = _canonical_args(dyn, "custom_vjp")
+    if _runs_eagerly(dyn):
+      return _call_eagerly(lambda *d: self.fun(*with_nondiff(d)), dyn)
 
     closed, consts, leaves, in_tree, out_tree = _trace_flat(
         lambda *d: self.fun(*with_nondiff(d)), tuple(dyn), {}, "custom_vjp")
@@ -513,12 +524,7 @@ class custom_vjp:
              for c in cts]
       ct = pytree.unflatten(out_tree, cts)
       out = user_bwd(*nd, r, ct) if nd else user_bwd(r, ct)
-      if not isinstance(out, (tuple, list)):
-        raise TypeError(f"Custom VJP bwd rule must produce a tuple of cotangents, one per "
-                        f"(non-static) argument; got {type(out).__name__}.")
-      out = pytree.tree_map(lambda c: None if type(c) is SymbolicZero else c, tuple(out),
-                            is_leaf=_is_symbolic_zero)
-      return _check_bwd_vma(_bwd_leaves(out, in_tree), leaf_avals, in_tree)
+      return bwd_cotangents(out, in_tree, leaf_avals, SymbolicZero)
 
     _named_like(flat_fwd, user_fwd), _named_like(flat_bwd, user_bwd)
     outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=closed, fwd=flat_fwd,

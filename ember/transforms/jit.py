@@ -251,7 +251,25 @@ def _static_key(value, where: str):
         f"hash an object of type {type(value)}, {value!r}, passed as {where}. The error was:\n"
         f"TypeError: {e}\nMake it hashable (e.g. a tuple instead of a list) or pass it as a "
         "traced (non-static) argument.") from None
-  return value
+  return _StaticKey(value)
+
+
+class _StaticKey:
+  """A static argument in a cache key: as in JAX, equal only to one of the same type that is
+  the same object or compares equal (``2``, ``2.0`` and ``True`` retrace; ``-0.0`` after ``0.0``
+  does not, and the function sees ``0.0``)."""
+  __slots__ = ("value", "_hash")
+
+  def __init__(self, value):
+    self.value, self._hash = value, hash(value)
+
+  def __hash__(self):
+    return self._hash
+
+  def __eq__(self, other):
+    if type(other) is not _StaticKey or type(self.value) is not type(other.value):
+      return False
+    return self.value is other.value or bool(self.value == other.value)
 
 
 def _index_tuple(x) -> tuple[int, ...]:

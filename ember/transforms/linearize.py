@@ -21,6 +21,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
+from ember.core.literals import canonicalize_value
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, NameTransform, Var, literal_value
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
@@ -160,20 +161,34 @@ def _check_outputs(leaves, what: str):
 
 class _VJP:
   """The function returned by ``vjp``: cotangents of the outputs -> cotangents of the inputs.
-  A pytree whose leaves are the residuals (as JAX's ``Partial``), so it can leave a ``jit``."""
+  A pytree whose leaves are the residuals (as JAX's ``VJP``), so it can leave a ``jit``: first
+  the primal inputs the backward pass reads, one per position (``vjp(f, a, a)`` has ``a``
+  twice), then the other residuals."""
 
-  def __init__(self, closed, out_tree, out_avals, in_tree, in_avals, n_main):
+  def __init__(self, closed, out_tree, out_avals, in_tree, in_avals, n_main, spec=None,
+               args_res=None):
     self.closed, self.out_tree, self.out_avals = closed, out_tree, out_avals
     self.in_tree, self.in_avals, self.n_main = in_tree, in_avals, n_main
+    # spec: per residual, (True, i) for primal input i or (False, j) for the j-th other one
+    self.spec = tuple((False, j) for j in range(len(closed.consts))) if spec is None else spec
+    self.args_res = args_res  # per primal input, itself where a residual, else None
 
   def _flatten(self):
-    return self.closed.consts, (self.closed.jaxpr, self.out_tree, tuple(self.out_avals),
-                                self.in_tree, tuple(self.in_avals), self.n_main)
+    needed = tuple(a is not None for a in self.args_res or ())
+    opaque = [c for c, (is_arg, _) in zip(self.closed.consts, self.spec) if not is_arg]
+    leaves = [a for a in self.args_res or () if a is not None] + opaque
+    return leaves, (self.closed.jaxpr, self.out_tree, tuple(self.out_avals), self.in_tree,
+                    tuple(self.in_avals), self.n_main, self.spec, needed)
 
   @classmethod
-  def _unflatten(cls, aux, consts):
-    jaxpr, *rest = aux
-    return cls(ClosedJaxpr(jaxpr, list(consts)), *rest)
+  def _unflatten(cls, aux, leaves):
+    jaxpr, out_tree, out_avals, in_tree, in_avals, n_main, spec, needed = aux
+    it = iter(leaves)
+    args_res = [next(it) if n else None for n in needed] if needed else None
+    opaque = list(it)
+    consts = [args_res[i] if is_arg else opaque[i] for is_arg, i in spec]
+    return cls(ClosedJaxpr(jaxpr, consts), out_tree, out_avals, in_tree, in_avals, n_main, spec,
+               args_res)
 
   def __call__(self, *cts):
     ct = cts[0] if len(cts) == 1 else cts
@@ -199,6 +214,23 @@ class _VJP:
     return pytree.unflatten(self.in_tree, outs)
 
 
+def _residual_spec(residuals: Sequence, primals: Sequence) -> tuple[tuple, list]:
+  """Which residuals are primal inputs (by identity, as JAX tells them apart): a spec per
+  residual, and per primal input the input itself where some residual is it, else None."""
+  position = {id(p): i for i, p in enumerate(primals)}  # the last position of a repeated input
+  spec, opaque = [], 0
+  used = set()
+  for r in residuals:
+    i = position.get(id(r))
+    if i is None:
+      spec.append((False, opaque))
+      opaque += 1
+    else:
+      spec.append((True, i))
+      used.add(id(r))
+  return tuple(spec), [p if id(p) in used else None for p in primals]
+
+
 def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
   """``fun(*primals)`` and a function mapping output cotangents to input cotangents.
 
@@ -213,14 +245,18 @@ def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
   if reduce_axes:
     raise NotImplementedError("reduce_axes argument to vjp is deprecated")
   leaves, in_tree = pytree.flatten(primals)
+  # As JAX, vjp canonicalizes its primals (a Python float becomes a TypedFloat, with a dtype):
+  # what the function, its custom rules and an output that is an input see.
+  leaves = [canonicalize_value(x) for x in leaves]
   aux_box, out_box = [], []
   flat = _flatten_fun(fun, in_tree, has_aux, aux_box, out_box)
   primals_out, closed, out_avals = linearize_flat(flat, leaves)
   _check_outputs(primals_out, "vjp")
   main, aux = _split_aux(primals_out, aux_box, has_aux)
   n_main = len(main)
+  spec, args_res = _residual_spec(closed.consts, leaves)
   pullback = _VJP(closed, out_box[0], out_avals, in_tree,
-                  [tangent_aval(core.get_aval(p)) for p in leaves], n_main)
+                  [tangent_aval(core.get_aval(p)) for p in leaves], n_main, spec, args_res)
   out = pytree.unflatten(out_box[0], main)
   return (out, pullback, aux) if has_aux else (out, pullback)
 

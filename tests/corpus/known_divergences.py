@@ -97,10 +97,10 @@ KNOWN: dict[str, str] = {
     "jit_api::lowered_out_info_of_static_and_keyword_args":
         "decision (docs/differences.md, pytrees): Lowered.out_tree prints 'PyTreeSpec(*)' where "
         "JAX prints 'PyTreeDef(*)'",
-    "random_api::typed_key_array_ops":
-        "decision (docs/differences.md, typed keys): jnp functions do not accept typed keys, so "
-        "jnp.stack([k0, k1]) raises TypeError where JAX stacks key<fry> arrays",
     "random_api::typed_key_in_jaxpr":
         "decision (docs/differences.md, typed keys): a typed key traces as its uint32[2] data "
         "and split as a jit of threefry2x32; JAX prints a:key<fry>[] and random_split[shape=(2,)]",
+    "export_ffi::export_with_symbolic_shape":
+        "decision (docs/differences.md, export): no shape polymorphism; ShapeDtypeStruct refuses "
+        "symbolic dimensions with NotImplementedError (ember/export/_shape_poly.py)",
 }

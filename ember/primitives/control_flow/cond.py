@@ -41,13 +41,16 @@ def _joined(pairs) -> tuple[tuple, list]:
   return tuple(jaxprs), consts
 
 
-def _cond_abstract_eval(index, *avals, branches):
+def _cond_abstract_eval(index, *avals, branches, branches_platforms=None):
   if index.shape != () or index.dtype != np.int32:
     raise TypeError(f"cond: the branch index must be an int32 scalar, got {index}")
   return branches[0].out_avals
 
 
-def _cond_lower(ctx, index, *args, branches):
+def _cond_lower(ctx, index, *args, branches, branches_platforms=None):
+  if branches_platforms is not None:  # lax.platform_dependent: only this platform's branch
+    from ember.primitives.platform import branch_for_platform
+    branches = (branches[branch_for_platform(branches_platforms)],)
   if len(branches) == 1:
     return lowering.lower_jaxpr(ctx, branches[0].jaxpr, [], list(args))
   regions = [ctx.region([], lambda sub, _, b=b: lowering.lower_jaxpr(sub, b.jaxpr, [], list(args)))
@@ -57,13 +60,13 @@ def _cond_lower(ctx, index, *args, branches):
 
 # --- jvp --------------------------------------------------------------------------------------
 
-def _cond_jvp(primals, tangents, *, branches):
+def _cond_jvp(primals, tangents, *, branches, **platforms):
   index, *ops = primals
   nonzero = tuple(type(t) is not Zero for t in tangents[1:])
   jaxprs, consts, out_nz = cached(("cond-jvp", branches, nonzero),
                                   lambda: _jvp_branches(branches, nonzero))
   outs = cond_p.bind(index, *consts, *ops, *[t for t in tangents[1:] if type(t) is not Zero],
-                     branches=jaxprs)
+                     branches=jaxprs, **platforms)
   avals = branches[0].out_avals
   t_out = iter(outs[len(avals):])
   return outs[:len(avals)], [next(t_out) if nz else Zero(tangent_aval(a))
@@ -81,6 +84,7 @@ def _jvp_branches(branches, nonzero):
 
 def _cond_partial_eval(trace, args, params):
   branches = params["branches"]
+  platforms = {k: v for k, v in params.items() if k != "branches"}  # platform_dependent's
   index, *ops = args
   if trace.is_unknown(index):
     return trace.stage(cond_p, args, params)
@@ -89,12 +93,12 @@ def _cond_partial_eval(trace, args, params):
   known_jaxprs, known_consts, unknown_jaxprs, unknown_consts, out_unknown, in_res, n_slots = s
   with core.set_current_trace(trace.parent):
     known_outs = cond_p.bind(index, *known_consts, *[x for x, u in zip(ops, unknowns) if not u],
-                             branches=known_jaxprs)
+                             branches=known_jaxprs, **platforms)
   n_known = len(known_outs) - n_slots
   residuals = [ops[i] for i in in_res] + known_outs[n_known:]
   staged = trace.stage(cond_p, [index, *unknown_consts, *residuals,
                                 *[x for x, u in zip(ops, unknowns) if u]],
-                       {"branches": unknown_jaxprs})
+                       {"branches": unknown_jaxprs, **platforms})
   k_it, u_it = iter(known_outs[:n_known]), iter(staged)
   return [next(u_it) if u else next(k_it) for u in out_unknown]
 
@@ -147,7 +151,7 @@ def _unknown_branch(pe, mine, slot_avals, in_res, op_avals, unknowns):
 
 # --- transpose --------------------------------------------------------------------------------
 
-def _cond_transpose(cts, index, *ops, branches):
+def _cond_transpose(cts, index, *ops, branches, **platforms):
   linear = tuple(is_undefined(x) for x in ops)
   ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
                   for c, a in zip(cts, branches[0].out_avals))
@@ -156,20 +160,20 @@ def _cond_transpose(cts, index, *ops, branches):
   jaxprs, consts = cached(("cond-t", branches, linear, ct_zero), lambda: _joined(
       [_transpose_jaxpr(b, linear, ct_zero) for b in branches]))
   outs = cond_p.bind(index, *consts, *[x for x in ops if not is_undefined(x)],
-                     *[c for c, z in zip(cts, ct_zero) if not z], branches=jaxprs)
+                     *[c for c, z in zip(cts, ct_zero) if not z], branches=jaxprs, **platforms)
   it = iter(outs)
   return [None] + [next(it) if lin else None for lin in linear]
 
 
 # --- batching ---------------------------------------------------------------------------------
 
-def _cond_batch(axis, vals, dims, *, branches):
+def _cond_batch(axis, vals, dims, *, branches, **platforms):
   (index, *ops), (index_dim, *op_dims) = vals, dims
   if index_dim is not None:
     return _batch_by_select(axis, moveaxis(index, index_dim, 0), ops, op_dims, branches)
   key = ("cond-batch", branches, tuple(op_dims), axis, core.axis_env())
   jaxprs, consts, out_dims = cached(key, lambda: _batch_branches(axis, branches, op_dims))
-  return cond_p.bind(index, *consts, *ops, branches=jaxprs), out_dims
+  return cond_p.bind(index, *consts, *ops, branches=jaxprs, **platforms), out_dims
 
 
 def _batch_branches(axis, branches, op_dims):

@@ -11,6 +11,11 @@ from harness import framework, program, submodule
 jax, jnp, lax = framework()
 rnd = jax.random
 
+# A program that draws several times from one typed key draws from copies of it (random.clone
+# makes an equal, fresh key): ember checks eager code for key reuse by default
+# (jax_debug_key_reuse), which JAX does not.
+fresh = rnd.clone
+
 IMPLS = ("rbg", "unsafe_rbg")
 
 
@@ -68,9 +73,10 @@ def split_fold_in_bits_of_each_impl():
   out = []
   for impl in IMPLS:
     k = rnd.wrap_key_data(jnp.array([1, 2, 3, 4], jnp.uint32), impl=impl)
-    out.append((_data(rnd.split(k)), _data(rnd.split(k, (2, 3))), _data(rnd.fold_in(k, 7)),
-                rnd.bits(k, (3,)), rnd.bits(k, (2,), jnp.uint8), rnd.bits(k, (2,), jnp.uint16),
-                str(rnd.split(k).dtype)))
+    out.append((_data(rnd.split(fresh(k))), _data(rnd.split(fresh(k), (2, 3))),
+                _data(rnd.fold_in(k, 7)), rnd.bits(fresh(k), (3,)),
+                rnd.bits(fresh(k), (2,), jnp.uint8), rnd.bits(fresh(k), (2,), jnp.uint16),
+                str(rnd.split(fresh(k)).dtype)))
   return out
 
 
@@ -79,12 +85,14 @@ def continuous_samplers_from_rbg_keys():
   out = []
   for impl in IMPLS:
     k = rnd.key(11, impl=impl)
-    out.append([rnd.uniform(k, (3,)), rnd.normal(k, (3,)), rnd.normal(k, (2,), jnp.complex64),
-                rnd.exponential(k, (2,)), rnd.gamma(k, 2.5, (3,)), rnd.beta(k, 2., 3., (2,)),
-                rnd.truncated_normal(k, -1., 1., (3,)), rnd.laplace(k, (2,)),
-                rnd.gumbel(k, (2,)), rnd.cauchy(k, (2,)), rnd.dirichlet(k, jnp.ones(3)),
-                rnd.t(k, 3., (2,)), rnd.multivariate_normal(k, jnp.zeros(2), jnp.eye(2)),
-                rnd.uniform(k, (2,), jnp.bfloat16), rnd.normal(k, (2,), jnp.float16)])
+    out.append([rnd.uniform(fresh(k), (3,)), rnd.normal(fresh(k), (3,)),
+                rnd.normal(fresh(k), (2,), jnp.complex64), rnd.exponential(fresh(k), (2,)),
+                rnd.gamma(fresh(k), 2.5, (3,)), rnd.beta(fresh(k), 2., 3., (2,)),
+                rnd.truncated_normal(fresh(k), -1., 1., (3,)), rnd.laplace(fresh(k), (2,)),
+                rnd.gumbel(fresh(k), (2,)), rnd.cauchy(fresh(k), (2,)),
+                rnd.dirichlet(fresh(k), jnp.ones(3)), rnd.t(fresh(k), 3., (2,)),
+                rnd.multivariate_normal(fresh(k), jnp.zeros(2), jnp.eye(2)),
+                rnd.uniform(fresh(k), (2,), jnp.bfloat16), rnd.normal(fresh(k), (2,), jnp.float16)])
   return out
 
 
@@ -93,12 +101,12 @@ def discrete_samplers_from_rbg_keys():
   out = []
   for impl in IMPLS:
     k = rnd.key(13, impl=impl)
-    out.append([rnd.randint(k, (4,), 0, 10), rnd.bernoulli(k, 0.3, (4,)),
-                rnd.categorical(k, jnp.log(jnp.array([0.2, 0.3, 0.5])), shape=(4,)),
-                rnd.permutation(k, 6), rnd.choice(k, 5, (3,), replace=False),
-                rnd.poisson(k, 3.0, (3,)), rnd.binomial(k, 10, 0.4, (3,)),
-                rnd.rademacher(k, (3,)), rnd.geometric(k, 0.3, (3,)),
-                rnd.randint(k, (2,), 0, 2 ** 20, jnp.int32), rnd.orthogonal(k, 2)])
+    out.append([rnd.randint(fresh(k), (4,), 0, 10), rnd.bernoulli(fresh(k), 0.3, (4,)),
+                rnd.categorical(fresh(k), jnp.log(jnp.array([0.2, 0.3, 0.5])), shape=(4,)),
+                rnd.permutation(fresh(k), 6), rnd.choice(fresh(k), 5, (3,), replace=False),
+                rnd.poisson(fresh(k), 3.0, (3,)), rnd.binomial(fresh(k), 10, 0.4, (3,)),
+                rnd.rademacher(fresh(k), (3,)), rnd.geometric(fresh(k), 0.3, (3,)),
+                rnd.randint(fresh(k), (2,), 0, 2 ** 20, jnp.int32), rnd.orthogonal(fresh(k), 2)])
   return out
 
 
@@ -125,13 +133,13 @@ def rbg_keys_under_jit_and_vmap():
   out = []
   for impl in IMPLS:
     k = rnd.key(0, impl=impl)
-    ks = rnd.split(k, 3)
-    out.append((jax.jit(lambda kk: rnd.normal(kk, (2,)))(k),
-                jax.vmap(lambda kk: rnd.bits(kk, (2,)))(ks),
-                _data(jax.vmap(lambda kk: rnd.fold_in(kk, 1))(ks)),
-                _data(jax.vmap(rnd.split)(ks)),
-                jax.vmap(lambda kk: rnd.uniform(kk, (2,)))(ks),
-                _data(jax.jit(lambda kk: rnd.split(kk, 2))(k))))
+    ks = rnd.split(fresh(k), 3)
+    out.append((jax.jit(lambda kk: rnd.normal(kk, (2,)))(fresh(k)),
+                jax.vmap(lambda kk: rnd.bits(kk, (2,)))(fresh(ks)),
+                _data(jax.vmap(lambda kk: rnd.fold_in(kk, 1))(fresh(ks))),
+                _data(jax.vmap(rnd.split)(fresh(ks))),
+                jax.vmap(lambda kk: rnd.uniform(kk, (2,)))(fresh(ks)),
+                _data(jax.jit(lambda kk: rnd.split(kk, 2))(fresh(k)))))
   return out
 
 
@@ -152,8 +160,8 @@ def extend_random_impls():
       random_bits=lambda k, bit_width, shape: jnp.zeros(shape, jnp.uint32) + k[0],
       fold_in=lambda k, d: k + d, name="mine", tag="my")
   k = rnd.key(5, impl=imp)
-  return (str(k.dtype), _data(k), rnd.bits(k, (2,)), _data(rnd.split(k)),
-          str(rnd.key_impl(k)), _data(rnd.fold_in(k, 2)), rnd.uniform(k, (2,)),
+  return (str(k.dtype), _data(k), rnd.bits(fresh(k), (2,)), _data(rnd.split(fresh(k))),
+          str(rnd.key_impl(k)), _data(rnd.fold_in(k, 2)), rnd.uniform(fresh(k), (2,)),
           _data(er.seed_with_impl(er.rbg_prng_impl, 4)),
           _data(er.random_seed(jnp.array([1, 2]), er.rbg_prng_impl)),
           er.threefry_2x32(jnp.array([0, 0], jnp.uint32), jnp.arange(4, dtype=jnp.uint32)),
