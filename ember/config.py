@@ -313,8 +313,9 @@ def debug_infs(new_val: bool = True):
 
 def debug_key_reuse(new_val: bool = True):
   """Context manager that sets ``jax_debug_key_reuse`` inside its block: True checks typed PRNG
-  keys for reuse everywhere, in staged (jitted) code too; False nowhere. (ember's default,
-  None, checks eager code only.) A reused key raises ``KeyReuseError``.
+  keys for reuse everywhere, in staged (jitted) code too; False (the default, as in JAX)
+  nowhere. (``config.update("jax_debug_key_reuse", None)`` checks eager code only.) A reused
+  key raises ``KeyReuseError``.
 
   Example:
       >>> import ember

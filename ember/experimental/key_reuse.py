@@ -2,7 +2,7 @@
 no public names: the checker is switched by the ``jax_debug_key_reuse`` option or the
 ``ember.debug_key_reuse`` context manager, and reports ``ember.errors.KeyReuseError``).
 
-Unlike JAX, whose checker is off unless asked for, ember checks eager code by default; see
+Off by default, as in JAX; unlike JAX, a third setting (None) checks eager code only. See
 ``ember/random/_key_reuse.py`` for the rules and what is checked where.
 
 Example:

@@ -4,8 +4,8 @@ The default PRNG is threefry2x32 with JAX's partitionable counters (JAX 0.10's d
 ``rbg`` and ``unsafe_rbg`` implementations (XLA's RngBitGenerator) are chosen by ``impl=`` or
 ``jax_default_prng_impl``. The same key gives the same bits and, sampler for sampler, the same
 samples as ``jax.random``. Keys are values: reusing a raw key reproduces its samples, and
-``split``/``fold_in`` derive independent ones. A typed key (``random.key``) drawn from twice
-raises ``KeyReuseError`` (JAX's key reuse checker, ``jax_debug_key_reuse``; ``_key_reuse.py``).
+``split``/``fold_in`` derive independent ones. With ``jax_debug_key_reuse`` on, a typed key
+(``random.key``) drawn from twice raises ``KeyReuseError`` (JAX's checker; ``_key_reuse.py``).
 
     >>> import ember
     >>> from ember import random
@@ -28,7 +28,7 @@ Differences from JAX:
 - Jaxprs show the samplers as jitted functions of ``threefry2x32`` and lax operations, not JAX's
   ``random_bits``/``random_wrap`` primitives.
 - The philox implementations are not provided; ``impl="philox..."`` raises naming them.
-- The key reuse checker is on by default for eager code (JAX's is off unless asked for); see
+- The key reuse checker has a third setting, None, that checks eager code only; see
   ``_key_reuse.py``. ``vmap(..., randomness=...)`` is an extension; see ``_vmap_randomness.py``.
 """
 from ember.random._prng import (PRNGKey, PRNGKeyArray, bits, clone, fold_in, key, key_data,

@@ -8,8 +8,7 @@ from harness import framework, program
 jax, jnp, lax = framework()
 
 # A program that draws several times from one typed key draws from copies of it (random.clone
-# makes an equal, fresh key): ember checks eager code for key reuse by default
-# (jax_debug_key_reuse), which JAX does not.
+# makes an equal, fresh key), so that it also runs with the key reuse checker on.
 fresh = jax.random.clone
 
 
