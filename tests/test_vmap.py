@@ -318,3 +318,14 @@ def test_jit_of_vmap_of_grad_against_stacking():
   got = ember.jit(ember.vmap(ember.grad(f), in_axes=(None, 0)))(w, xs)
   expected = stacked_loop(ember.grad(f), (w, xs), (None, 0))
   np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_register_vmappable_refuses_what_it_cannot_map():
+  from ember.transforms.batching import register_vmappable
+
+  class Box:
+    pass
+  with pytest.raises(NotImplementedError, match="spec_type"):
+    register_vmappable(Box, str, int, lambda *a: None, lambda *a: None, None)
+  with pytest.raises(NotImplementedError, match="make_iota"):
+    register_vmappable(Box, int, int, lambda *a: None, lambda *a: None, lambda *a: None)

@@ -288,7 +288,11 @@ _vmappables: dict[type, tuple[Callable, Callable]] = {}
 def register_vmappable(data_type: type, spec_type, axis_size_type, to_elt: Callable,
                        from_elt: Callable, make_iota=None) -> None:
   """Map values of ``data_type`` as a whole under vmap (JAX's ``register_vmappable``)."""
-  del spec_type, axis_size_type, make_iota
+  if spec_type is not int or axis_size_type is not int or make_iota is not None:
+    raise NotImplementedError(
+        "register_vmappable: ember maps registered types with int axes and sizes only; "
+        f"got spec_type={spec_type!r}, axis_size_type={axis_size_type!r}, "
+        f"make_iota={make_iota!r} (pass int, int and None).")
   _vmappables[data_type] = (to_elt, from_elt)
 
 

@@ -244,14 +244,14 @@ def _normalize_argnums(argnums, n_params) -> tuple[int, ...]:
 
 def _static_key(value, where: str):
   try:
-    hash(value)
+    h = hash(value)
   except TypeError as e:
     raise ValueError(
         f"Non-hashable static arguments are not supported. An error occurred while trying to "
         f"hash an object of type {type(value)}, {value!r}, passed as {where}. The error was:\n"
         f"TypeError: {e}\nMake it hashable (e.g. a tuple instead of a list) or pass it as a "
         "traced (non-static) argument.") from None
-  return _StaticKey(value)
+  return _StaticKey(value, h)
 
 
 class _StaticKey:
@@ -260,8 +260,8 @@ class _StaticKey:
   does not, and the function sees ``0.0``)."""
   __slots__ = ("value", "_hash")
 
-  def __init__(self, value):
-    self.value, self._hash = value, hash(value)
+  def __init__(self, value, hash_: int):
+    self.value, self._hash = value, hash_
 
   def __hash__(self):
     return self._hash
