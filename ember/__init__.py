@@ -12,7 +12,8 @@ from ember.config import (  # noqa: E402
     config, enable_x64, debug_nans, debug_infs, numpy_rank_promotion, numpy_dtype_promotion,
     default_matmul_precision, log_compiles, disable_jit, checking_leaks, default_device,
     transfer_guard, transfer_guard_host_to_device, transfer_guard_device_to_device,
-    transfer_guard_device_to_host, make_user_context, debug_key_reuse)
+    transfer_guard_device_to_host, make_user_context, debug_key_reuse, enable_checks,
+    explain_cache_misses, softmax_custom_jvp, threefry_partitionable)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
@@ -50,11 +51,14 @@ from ember import interpreters  # noqa: E402,F401
 from ember.backend.assemble import (  # noqa: E402
     make_array_from_callback, make_array_from_single_device_arrays,
     make_array_from_process_local_data)
-from ember.sharding import make_mesh, set_mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+from ember.sharding import make_mesh, set_mesh, reshard, NamedSharding, PartitionSpec as P  # noqa: E402
 from ember.transforms.shard_map import shard_map  # noqa: E402
 from ember.transforms.pmap import pmap  # noqa: E402
 from ember.callback import pure_callback  # noqa: E402
 from ember import export  # noqa: E402,F401
+from ember.host import (  # noqa: E402
+    copy_to_host_async, effects_barrier, host_count, host_id, host_ids, print_environment_info,
+    process_indices)
 from ember import ffi  # noqa: E402,F401
 
 __all__ = [
@@ -71,4 +75,7 @@ __all__ = [
     "transfer_guard_device_to_device", "transfer_guard_device_to_host", "make_user_context",
     "ensure_compile_time_eval", "clear_caches", "live_arrays", "custom_derivatives",
     "custom_batching", "stages", "ad_checkpoint", "monitoring", "profiler",
+    "enable_checks", "explain_cache_misses", "softmax_custom_jvp", "threefry_partitionable",
+    "copy_to_host_async", "effects_barrier", "host_count", "host_id", "host_ids",
+    "print_environment_info", "process_indices", "reshard",
 ]

@@ -17,6 +17,7 @@ from ember.backend.sharding import (NamedSharding, PartitionSpec, SingleDeviceSh
                                     current_mesh)
 from ember.core import trace as core
 from ember.core.trace import Tracer
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["device_put", "device_get", "block_until_ready", "eval_shape", "named_call",
            "named_scope", "ensure_compile_time_eval", "clear_caches", "live_arrays"]
@@ -37,9 +38,9 @@ def _resolve_device(device):
     devs = list(device.device_set)
     if len(devs) == 1:
       return devs[0]
-  if not hasattr(device, "platform") or not hasattr(device, "id"):
-    raise TypeError(f"Expected a Device or a single-device Sharding, got {device!r} of type "
-                    f"{type(device).__name__}.")
+  if not hasattr(device, "platform") or not hasattr(device, "id"):  # (JAX's type: ValueError)
+    raise ValueError(f"Expected a Device or a single-device Sharding, got {device!r} of type "
+                     f"{type(device).__name__}.")
   if device not in backend_client.devices():
     raise ValueError(f"Device {device!r} is not one of this process's devices "
                      f"{backend_client.devices()}.")
@@ -189,6 +190,7 @@ def block_until_ready(x):
   return x
 
 
+@api_boundary
 def eval_shape(fun: Callable, *args, **kwargs):
   """The shapes and dtypes ``fun`` would return, computed without running it.
 
@@ -303,6 +305,12 @@ def clear_caches() -> None:
   from ember.backend.compile import LRUCache
   LRUCache.clear_all()
   _jax.PjitFunctionCache.clear_all()
+  for cache in list(registered_caches):
+    cache.cache_clear()
+
+
+# Caches clear_caches clears too, {cache: what it is for} (extend.backend.register_backend_cache).
+registered_caches: dict = {}
 
 
 def live_arrays(platform: str | None = None) -> list:

@@ -16,7 +16,8 @@ __all__ = ["config", "Config", "enable_x64", "debug_nans", "debug_infs", "numpy_
            "numpy_dtype_promotion", "default_matmul_precision", "log_compiles", "disable_jit",
            "default_device", "transfer_guard", "transfer_guard_host_to_device",
            "transfer_guard_device_to_device", "transfer_guard_device_to_host",
-           "make_user_context", "debug_key_reuse"]
+           "make_user_context", "debug_key_reuse", "enable_checks", "explain_cache_misses",
+           "softmax_custom_jvp", "threefry_partitionable"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -135,6 +136,11 @@ _CACHE_CHECKS = {
 }
 
 
+def _count(name, old, new):
+  if isinstance(new, bool) or not isinstance(new, int) or new < 0:
+    raise ValueError(f"{name} must be a non-negative int (0 turns it off), got {new!r}.")
+
+
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 
@@ -151,9 +157,11 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
         ("threefry2x32", "rbg", "unsafe_rbg"), "ember's PRNG implementations are threefry2x32, "
         "rbg and unsafe_rbg.")),
     "jax_traceback_filtering": (_enum(*_TRACEBACK_FILTERING), _only(
-        ("auto", "off"), "ember does not filter its frames out of tracebacks, so 'auto' and "
-        "'off' both show every frame.")),
+        ("auto", "off", "quiet_remove_frames", "remove_frames"), "ember removes its frames "
+        "from tracebacks ('auto', 'quiet_remove_frames', 'remove_frames') but does not mark them "
+        "hidden for IPython.")),
     **_CACHE_CHECKS,
+    "ember_recompile_warning": (_count,),
     "jax_threefry_partitionable": (_only(
         (True,), "random bits are always drawn with the partitionable counters (JAX 0.10's "
         "default)."),),
@@ -163,7 +171,8 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
 # of their values (as JAX's jit keys its caches on them), through ``Config.trace_key``.
 TRACE_OPTIONS = ("jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
                  "jax_default_matmul_precision", "jax_default_prng_impl",
-                 "jax_threefry_partitionable", "jax_default_device", "jax_debug_key_reuse")
+                 "jax_threefry_partitionable", "jax_default_device", "jax_debug_key_reuse",
+                 "jax_softmax_custom_jvp")
 _trace_keys: dict[tuple, int] = {}
 _user_contexts: list = []  # the contexts of make_user_context, whose values key traces too
 
@@ -192,6 +201,12 @@ class Config:
       # JAX's default (False); None checks eager code only (ember/random/_key_reuse.py).
       "jax_debug_key_reuse": False,
       "jax_log_compiles": False,
+      "jax_explain_cache_misses": False,
+      "jax_enable_checks": False,  # ember has no extra internal checks to turn on
+      "jax_softmax_custom_jvp": False,  # nn.softmax's custom_jvp rule (ember/scipy/_logsumexp.py)
+      # ember's own: warn when one jitted function has traced for more than this many
+      # signatures (ember/transforms/cache_misses.py); 0 turns the warning off.
+      "ember_recompile_warning": 10,
       **_CACHE_DEFAULTS,
       "jax_threefry_partitionable": True,
       "jax_cpu_collectives_implementation": "gloo",
@@ -385,6 +400,61 @@ def checking_leaks():
       ...
   """
   return config._option("jax_check_tracer_leaks", True)
+
+
+def enable_checks(new_val: bool = True):
+  """Context manager that sets ``jax_enable_checks`` inside its block. In JAX it turns on
+  internal consistency checks (of jaxprs and tracers) that never change a correct program's
+  results; ember has no such extra checks, so the option is recorded and changes nothing.
+
+  Example:
+      >>> import ember
+      >>> with ember.enable_checks(True):
+      ...   print(ember.config.jax_enable_checks)
+      True
+  """
+  return config._option("jax_enable_checks", bool(new_val))
+
+
+def explain_cache_misses(new_val: bool = True):
+  """Context manager that sets ``jax_explain_cache_misses`` inside its block: with it on, a
+  jitted function traced again explains (in a log warning) why its cache missed.
+
+  Example:
+      >>> import ember
+      >>> with ember.explain_cache_misses():
+      ...   print(ember.config.jax_explain_cache_misses)
+      True
+  """
+  return config._option("jax_explain_cache_misses", bool(new_val))
+
+
+def softmax_custom_jvp(new_val: bool = True):
+  """Context manager that sets ``jax_softmax_custom_jvp`` inside its block: ``nn.softmax``
+  then differentiates through its ``custom_jvp`` rule ``y * (x_dot - sum(y * x_dot))`` rather
+  than through its formula (off by default, as in JAX 0.10.2).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> with ember.softmax_custom_jvp():
+      ...   print(ember.grad(lambda x: ember.nn.softmax(x)[0])(jnp.zeros(2)))
+      [ 0.25 -0.25]
+  """
+  return config._option("jax_softmax_custom_jvp", bool(new_val))
+
+
+def threefry_partitionable(new_val: bool = True):
+  """Context manager that sets ``jax_threefry_partitionable`` inside its block. ember draws
+  random bits with the partitionable counters only (JAX 0.10's default), so False raises
+  ``NotImplementedError``.
+
+  Example:
+      >>> import ember
+      >>> with ember.threefry_partitionable():
+      ...   print(ember.config.jax_threefry_partitionable)
+      True
+  """
+  return config._option("jax_threefry_partitionable", bool(new_val))
 
 
 def log_compiles(new_val: bool = True):

@@ -753,12 +753,15 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
   try:
     out = _RESULT_CACHE[key]
   except KeyError:
+    out = None  # computed below, outside the handler: its errors chain no KeyError
+  except TypeError:  # an unhashable extended dtype
+    out = _compute_result_type(key[0], key[1], _promotion_mode())
+    return out if return_weak_type_flag else out[0]
+  if out is None:
     out = _compute_result_type(key[0], key[1], _promotion_mode())
     if len(_RESULT_CACHE) >= _RESULT_CACHE_MAX:
       _RESULT_CACHE.clear()
     _RESULT_CACHE[key] = out
-  except TypeError:  # an unhashable extended dtype
-    out = _compute_result_type(key[0], key[1], _promotion_mode())
   return out if return_weak_type_flag else out[0]
 
 

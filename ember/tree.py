@@ -20,8 +20,10 @@ from ember.pytree import (
     tree_transpose as transpose,
     tree_unflatten as unflatten,
 )
+from ember.pytree.one_level import static, tree_reduce_associative as reduce_associative
 
 __all__ = [
     "all", "broadcast", "flatten", "flatten_with_path", "leaves", "leaves_with_path", "map",
-    "map_with_path", "reduce", "structure", "transpose", "unflatten",
+    "map_with_path", "reduce", "reduce_associative", "static", "structure", "transpose",
+    "unflatten",
 ]

@@ -14,6 +14,10 @@ from ember.pytree import (
     tree_structure, tree_transpose, tree_unflatten, treedef_children, treedef_is_leaf,
     treedef_tuple,
 )
+from ember.pytree.one_level import (
+    default_registry, flatten_one_level, flatten_one_level_with_keys, is_tree_node,
+    tree_reduce_associative,
+)
 
 __all__ = [
     "DictKey", "FlattenedIndexKey", "GetAttrKey", "KeyEntry", "KeyPath", "Partial", "PyTreeDef",
@@ -23,4 +27,6 @@ __all__ = [
     "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
     "tree_map", "tree_map_with_path", "tree_reduce", "tree_structure", "tree_transpose",
     "tree_unflatten", "treedef_children", "treedef_is_leaf", "treedef_tuple",
+    "default_registry", "flatten_one_level", "flatten_one_level_with_keys", "is_tree_node",
+    "tree_reduce_associative",
 ]

@@ -13,6 +13,25 @@ import time
 
 import flags
 
+
+def parse_args(argv=None):
+  p = flags.parser(__doc__, steps=300)
+  p.add_argument("--batch-size", type=flags.positive_int, default=256,
+                 help="examples in each minibatch (and in the vmap-against-loop check)")
+  p.add_argument("--learning-rate", type=flags.positive_float, default=0.1,
+                 help="SGD's step size")
+  p.add_argument("--clip-norm", type=flags.positive_float, default=4.0,
+                 help="largest norm of one example's gradient after clipping")
+  p.add_argument("--noise-multiplier", type=flags.non_negative_float, default=1.0,
+                 help="noise standard deviation in units of --clip-norm (0: no noise)")
+  return p.parse_args(argv)
+
+
+if __name__ == "__main__":
+  ARGS = parse_args()  # first, so --help and bad flags answer before the slow imports below
+
+from progress import Progress
+
 import ember
 import ember.numpy as jnp
 from ember import random
@@ -77,48 +96,47 @@ def check_against_loop(params, x, y):
 
 
 def make_dp_step(opt_update, get_params, clip_norm, noise_multiplier):
-  """One DP-SGD step: clip each example's gradient, average, add noise, update."""
+  """One DP-SGD step: clip each example's gradient, average, add noise, update. Also returns the
+  minibatch's loss before the update."""
   @ember.jit
   def step(i, opt_state, x, y, key):
-    grads = per_example_grads(get_params(opt_state), x, y)
+    params = get_params(opt_state)
+    grads = per_example_grads(params, x, y)
     clipped = ember.vmap(optimizers.clip_grads, in_axes=(0, None))(grads, clip_norm)
     leaves, treedef = ember.tree.flatten(clipped)
     keys = random.split(key, len(leaves))
     scale = noise_multiplier * clip_norm / x.shape[0]
     noisy = [g.mean(axis=0) + scale * random.normal(k, g.shape[1:]) for g, k in zip(leaves, keys)]
-    return opt_update(i, ember.tree.unflatten(treedef, noisy), opt_state)
+    return opt_update(i, ember.tree.unflatten(treedef, noisy), opt_state), loss(params, x, y)
   return step
 
 
-def main(argv=None):
-  p = flags.parser(__doc__, steps=300)
-  p.add_argument("--batch-size", type=flags.positive_int, default=256)
-  p.add_argument("--learning-rate", type=flags.positive_float, default=0.1)
-  p.add_argument("--clip-norm", type=flags.positive_float, default=4.0)
-  p.add_argument("--noise-multiplier", type=flags.non_negative_float, default=1.0)
-  args = p.parse_args(argv)
+def train(args, step, opt_state, x, y, key):
+  """Runs the DP-SGD steps on random minibatches, with a progress bar."""
+  with Progress(args.steps) as bar:
+    for i in range(args.steps):
+      k_batch, k_noise = random.split(random.fold_in(key, i))
+      idx = random.randint(k_batch, (args.batch_size,), 0, x.shape[0])
+      opt_state, value = step(i, opt_state, x[idx], y[idx], k_noise)
+      bar.advance(minibatch_loss=float(value))
+  return opt_state
 
+
+def main(args):
   k_data, k_init, k_train = random.split(random.key(args.seed), 3)
   x, y = make_data(k_data, 1024, 16)
   params = init_params(k_init, 16, 32)
   check_against_loop(params, x[:args.batch_size], y[:args.batch_size])
 
   opt_init, opt_update, get_params = optimizers.sgd(args.learning_rate)
-  opt_state = opt_init(params)
   step = make_dp_step(opt_update, get_params, args.clip_norm, args.noise_multiplier)
   full_loss = ember.jit(loss)
   print(f"initial loss: {float(full_loss(params, x, y)):.4f}")
-  for i in range(args.steps):
-    k_batch, k_noise = random.split(random.fold_in(k_train, i))
-    idx = random.randint(k_batch, (args.batch_size,), 0, x.shape[0])
-    opt_state = step(i, opt_state, x[idx], y[idx], k_noise)
-    if (i + 1) % max(1, args.steps // 5) == 0:
-      print(f"step {i + 1:5d}  loss {float(full_loss(get_params(opt_state), x, y)):.4f}")
-  params = get_params(opt_state)
+  params = get_params(train(args, step, opt_init(params), x, y, k_train))
   accuracy = float(jnp.mean((logits(params, x) > 0) == (y > 0.5)))
   print(f"final loss: {float(full_loss(params, x, y)):.4f}")
   print(f"training accuracy: {100 * accuracy:.1f} %")
 
 
 if __name__ == "__main__":
-  main()
+  main(ARGS)

@@ -2,6 +2,7 @@
 
     python examples/transformer_lm.py                 # a few hundred steps, then a sample
     python examples/transformer_lm.py --steps 20 --sample-length 80
+    python examples/transformer_lm.py --plot loss.png   # the loss curve
 
 Everything is a pure function over a pytree of parameters: token and position embeddings,
 pre-norm blocks of causal multi-head self-attention (written with ``einsum``) and a GELU MLP,
@@ -13,18 +14,51 @@ import contextlib
 import io
 
 import flags
-import numpy as np
-
-import ember
-import ember.numpy as jnp
-from ember import random
-from ember.example_libraries import optimizers
 
 
 def zen_of_python():
   with contextlib.redirect_stdout(io.StringIO()):  # importing `this` prints it
     import this
   return codecs.decode(this.s, "rot13")
+
+
+def parse_args(argv=None):
+  p = flags.parser(__doc__, steps=400)
+  p.add_argument("--batch-size", type=flags.positive_int, default=32,
+                 help="text windows in each minibatch")
+  p.add_argument("--context", type=flags.positive_int, default=64,
+                 help="characters the model sees before the one it predicts")
+  p.add_argument("--depth", type=flags.positive_int, default=2, help="transformer blocks")
+  p.add_argument("--width", type=flags.positive_int, default=64,
+                 help="model width, a multiple of --heads")
+  p.add_argument("--heads", type=flags.positive_int, default=4, help="attention heads")
+  p.add_argument("--learning-rate", type=flags.positive_float, default=3e-3,
+                 help="Adam's step size")
+  p.add_argument("--sample-length", type=flags.positive_int, default=200,
+                 help="characters to generate after training")
+  p.add_argument("--temperature", type=flags.positive_float, default=0.5,
+                 help="sampling temperature: lower is more conservative")
+  flags.add_plot(p, "the training loss curve")
+  args = p.parse_args(argv)
+  text_length = len(zen_of_python())
+  if args.context >= text_length:
+    p.error(f"argument --context: must be shorter than the text ({text_length} characters), "
+            f"got {args.context}")
+  if args.width % args.heads:
+    p.error(f"argument --width: must be a multiple of --heads ({args.heads}), got {args.width}")
+  return args
+
+
+if __name__ == "__main__":
+  ARGS = parse_args()  # first, so --help and bad flags answer before the slow imports below
+
+import numpy as np
+from progress import Progress
+
+import ember
+import ember.numpy as jnp
+from ember import random
+from ember.example_libraries import optimizers
 
 
 # --- the model ----------------------------------------------------------------------------------
@@ -129,25 +163,39 @@ def generate(params, key, prompt, length, context, temperature):
   return tokens
 
 
-def main(argv=None):
-  p = flags.parser(__doc__, steps=400)
-  p.add_argument("--batch-size", type=flags.positive_int, default=32)
-  p.add_argument("--context", type=flags.positive_int, default=64)
-  p.add_argument("--depth", type=flags.positive_int, default=2, help="transformer blocks")
-  p.add_argument("--width", type=flags.positive_int, default=64, help="a multiple of --heads")
-  p.add_argument("--heads", type=flags.positive_int, default=4)
-  p.add_argument("--learning-rate", type=flags.positive_float, default=3e-3)
-  p.add_argument("--sample-length", type=flags.positive_int, default=200)
-  p.add_argument("--temperature", type=flags.positive_float, default=0.5)
-  args = p.parse_args(argv)
+def train(args, step, opt_state, key):
+  """Runs the steps with a progress bar; returns the final optimizer state and the losses."""
+  losses = []
+  with Progress(args.steps) as bar:
+    for i in range(args.steps):
+      opt_state, value = step(i, opt_state, random.fold_in(key, i))
+      losses.append(float(value))
+      bar.advance(loss=losses[-1])
+  return opt_state, losses
 
+
+def save_plot(path, losses):
+  """The minibatch loss of every step, and its running mean over 20 steps."""
+  import matplotlib
+  matplotlib.use("Agg")
+  import matplotlib.pyplot as plt
+  fig, ax = plt.subplots(figsize=(6, 4))
+  ax.plot(np.arange(1, len(losses) + 1), losses, lw=0.6, alpha=0.5, label="minibatch loss")
+  window = min(20, len(losses))
+  smooth = np.convolve(losses, np.ones(window) / window, mode="valid")
+  ax.plot(np.arange(window, len(losses) + 1), smooth, lw=1.5,
+          label=f"mean of the last {window} steps")
+  ax.set(xlabel="step", ylabel="cross-entropy (nats per character)", title="training loss")
+  ax.legend()
+  fig.tight_layout()
+  fig.savefig(path)
+  print(f"saved the plot to {path}")
+
+
+def main(args):
   text = zen_of_python()
   chars = sorted(set(text))
   data = jnp.array([chars.index(c) for c in text], dtype=jnp.int32)
-  if args.context >= len(text):
-    p.error(f"argument --context: must be shorter than the text ({len(text)} characters)")
-  if args.width % args.heads:
-    p.error(f"argument --width: must be a multiple of --heads ({args.heads}), got {args.width}")
   print(f"text: {len(text)} characters, {len(chars)} distinct")
 
   k_init, k_train, k_eval, k_sample = random.split(random.key(args.seed), 4)
@@ -155,22 +203,20 @@ def main(argv=None):
   n_params = sum(x.size for x in ember.tree.leaves(params))
   print(f"model: {n_params} parameters")
   opt_init, opt_update, get_params = optimizers.adam(args.learning_rate)
-  opt_state = opt_init(params)
   step = make_step(opt_update, get_params, data, args.batch_size, args.context)
   eval_windows = sample_windows(k_eval, data, 64, args.context + 1)
   eval_loss = ember.jit(loss)
 
   print(f"initial loss: {float(eval_loss(params, eval_windows)):.4f}")
-  for i in range(args.steps):
-    opt_state, value = step(i, opt_state, random.fold_in(k_train, i))
-    if (i + 1) % max(1, args.steps // 8) == 0:
-      print(f"step {i + 1:5d}  minibatch loss {float(value):.4f}")
+  opt_state, losses = train(args, step, opt_init(params), k_train)
   params = get_params(opt_state)
   print(f"final loss: {float(eval_loss(params, eval_windows)):.4f}")
   prompt = [chars.index(c) for c in "Beautiful is"]
   sample = generate(params, k_sample, prompt, args.sample_length, args.context, args.temperature)
   print("sample:\n" + "".join(chars[t] for t in sample))
+  if args.plot:
+    save_plot(args.plot, np.array(losses))
 
 
 if __name__ == "__main__":
-  main()
+  main(ARGS)

@@ -48,7 +48,7 @@ def test_to_device_moves_data():
   b = a.to_device(ember.devices()[5])
   assert b.device == ember.devices()[5] and b.committed
   np.testing.assert_array_equal(np.asarray(b), np.arange(4))
-  with pytest.raises(TypeError, match="Expected a Device"):
+  with pytest.raises(ValueError, match="Expected a Device"):
     a.to_device("gpu")
 
 

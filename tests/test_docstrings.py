@@ -39,6 +39,10 @@ import ember.experimental.sparse
 import ember.experimental.compilation_cache.compilation_cache
 import ember.experimental.key_reuse
 import ember.image
+import ember.extend.backend
+import ember.extend.mlir
+import ember.interpreters.partial_eval
+import ember.interpreters.xla
 
 MODULES = (
     ember, ember.numpy, ember.numpy.linalg, ember.numpy.fft, ember.lax, ember.lax.linalg,
@@ -59,6 +63,8 @@ MODULES = (
     ember.experimental.compilation_cache.compilation_cache,
     ember.experimental.key_reuse,
     ember.export, ember.ffi,
+    ember.extend.backend, ember.extend.mlir, ember.interpreters.partial_eval,
+    ember.interpreters.xla,
 )
 MAX_WITHOUT_EXAMPLE = 0
 

@@ -176,15 +176,37 @@ def _prng_impl():
 def _threefry_partitionable():
   with pytest.raises(NotImplementedError, match="jax_threefry_partitionable=False"):
     ember.config.update("jax_threefry_partitionable", False)
+  with pytest.raises(NotImplementedError, match="jax_threefry_partitionable=False"):
+    with ember.threefry_partitionable(False):
+      pass
   assert ember.config.jax_threefry_partitionable is True
+
+
+@config_check("jax_enable_checks")
+def _enable_checks():  # JAX's extra internal checks: ember has none, results are unchanged
+  with ember.enable_checks():
+    assert ember.config.jax_enable_checks is True
+    assert float(ember.jit(lambda x: x * 2)(3.0)) == 6.0
+  assert ember.config.jax_enable_checks is False
+
+
+@config_check("jax_softmax_custom_jvp")
+def _softmax_custom_jvp():
+  x = jnp.array([0.5, -1.0, 2.0])
+  plain = ember.make_jaxpr(ember.nn.softmax)(x)
+  with ember.softmax_custom_jvp():
+    staged = ember.make_jaxpr(ember.nn.softmax)(x)
+    grad = ember.grad(lambda v: ember.nn.softmax(v)[0])(x)
+  assert "custom_jvp_call" in str(staged) and "custom_jvp_call" not in str(plain)
+  np.testing.assert_allclose(grad, ember.grad(lambda v: ember.nn.softmax(v)[0])(x), rtol=1e-6)
 
 
 @config_check("jax_traceback_filtering")
 def _traceback_filtering():
-  ember.config.update("jax_traceback_filtering", "off")  # ember shows every frame anyway
-  for value in ("tracebackhide", "remove_frames", "quiet_remove_frames"):
-    with pytest.raises(NotImplementedError, match=f"jax_traceback_filtering='{value}'"):
-      ember.config.update("jax_traceback_filtering", value)
+  for value in ("off", "remove_frames", "quiet_remove_frames", "auto"):
+    ember.config.update("jax_traceback_filtering", value)  # tests/test_tracebacks.py: effects
+  with pytest.raises(NotImplementedError, match="jax_traceback_filtering='tracebackhide'"):
+    ember.config.update("jax_traceback_filtering", "tracebackhide")
   with pytest.raises(ValueError, match="new enum value must be in"):
     ember.config.update("jax_traceback_filtering", "some")
 
@@ -296,9 +318,36 @@ def _log_compiles():
     assert handler.messages == []
     with ember.log_compiles():
       ember.jit(lambda x: x * 19)(jnp.arange(5))
-    assert any("Compiled" in m for m in handler.messages)
+    assert any(m.startswith("Finished XLA compilation of jit(<lambda>) in ") for m in
+               handler.messages)
+    assert any(m.startswith("Finished tracing <lambda> for jit in ") for m in handler.messages)
   finally:
     logging.getLogger("ember").removeHandler(handler)
+
+
+@config_check("jax_explain_cache_misses", "ember_recompile_warning")
+def _explain_cache_misses():  # the texts: tests/test_cache_misses.py
+  seen = []
+  handler = logging.Handler()
+  handler.emit = lambda record: seen.append(record.getMessage())
+  logging.getLogger("ember.jit").addHandler(handler)
+  f = ember.jit(lambda x: x + 1)
+  try:
+    f(jnp.ones(2))
+    with ember.explain_cache_misses():
+      f(jnp.ones(3))
+    f(jnp.ones(4))
+  finally:
+    logging.getLogger("ember.jit").removeHandler(handler)
+  assert len(seen) == 1 and seen[0].startswith("TRACING CACHE MISS at ")
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with ember.config._option("ember_recompile_warning", 2):
+      for n in range(5, 8):
+        f(jnp.ones(n))
+  assert [type(w.message) for w in caught] == [ember.errors.RecompileWarning]
+  with pytest.raises(ValueError, match="must be a non-negative int"):
+    ember.config.update("ember_recompile_warning", "10")
 
 
 @config_check("jax_cpu_collectives_implementation")
@@ -972,7 +1021,7 @@ def _device_put_device():
   assert x.devices() == {d} and x.committed
   y = ember.device_put(x, src=d)  # checked like device; no effect on a single process
   assert y is x
-  with pytest.raises(TypeError, match="Expected a Device"):
+  with pytest.raises(ValueError, match="Expected a Device"):
     ember.device_put(x, src="cpu:0")
 
 

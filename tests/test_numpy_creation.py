@@ -187,7 +187,7 @@ def test_shape_errors():
     jnp.zeros(2.5)
   with pytest.raises(TypeError, match=r"got \(2, None\)"):
     jnp.ones((2, None))
-  with pytest.raises(ValueError, match="negative dimension"):
+  with pytest.raises(TypeError, match="negative dimension"):
     jnp.zeros((-1,))
   with pytest.raises(ValueError, match="far more than this machine's memory"):
     jnp.zeros((10 ** 12, 10 ** 6))

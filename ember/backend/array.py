@@ -24,7 +24,7 @@ from ember import dtypes
 from ember.config import config
 from ember.core.aval import ShapedArray
 from ember.core import trace as core
-from ember.core.errors import UnexpectedTracerError
+from ember.core.errors import UnexpectedTracerError, leaked_tracer_message
 from ember.backend import client as backend_client
 from ember.backend import spmd
 from ember.backend.sharding import NamedSharding
@@ -32,7 +32,8 @@ from ember.backend.sharding import NamedSharding
 ArrayImpl = xc.ArrayImpl
 
 __all__ = ["Array", "ArrayImpl", "abstractify", "check_not_deleted", "device_put_value",
-           "to_buffer", "check_size", "device_of", "committed_device"]
+           "to_buffer", "check_size", "check_memory", "device_of", "committed_device",
+           "OutOfMemoryError"]
 
 
 class Array(abc.ABC):
@@ -66,21 +67,51 @@ _MEMORY = _memory_bytes()
 _MAX_ELEMENTS = (1 << 63) - 1
 
 
+class OutOfMemoryError(xc.XlaRuntimeError, ValueError):
+  """An array too large for this machine, refused before XLA tries to allocate it.
+
+  A ``JaxRuntimeError`` (JAX's type for a failed allocation, with its ``RESOURCE_EXHAUSTED``
+  phrase) that is also a ``ValueError``, as ember raised it before.
+  """
+
+
 def check_size(shape, dtype, what: str = "array") -> None:
-  """Raise a clear error for negative dimensions or an allocation far beyond memory."""
+  """Raise a clear error for negative dimensions, an element count beyond int64, or (outside
+  any trace, where the array is really allocated) an allocation far beyond memory.
+
+  Abstract evaluation calls this for every shape it builds; under ``jit`` the array may never
+  exist (XLA fuses intermediates), so there only the shape is checked and ``check_memory``
+  runs on the compiled program's outputs.
+  """
   for d in shape:
-    if d < 0:
-      raise ValueError(f"Cannot create an {what} with negative dimension {d} in shape "
-                       f"{tuple(shape)}: dimensions must be >= 0.")
+    if d < 0:  # (a TypeError, as JAX's shape checks raise)
+      raise TypeError(f"Cannot create an {what} with negative dimension {d} in shape "
+                      f"{tuple(shape)}: dimensions must be >= 0.")
   n = math.prod(shape)
   if n > _MAX_ELEMENTS:
     raise ValueError(f"The {what} of shape {tuple(shape)} has {n} elements, more than any array "
                      "can hold (2**63 - 1).")
-  nbytes = n * np.dtype(dtype).itemsize
+  if type(core.current_trace()) is core.EvalTrace:
+    _check_bytes(n * np.dtype(dtype).itemsize, shape, dtype, what)
+
+
+def check_memory(avals, what: str = "output") -> None:
+  """Raise ``OutOfMemoryError`` if any of ``avals`` (buffers about to be allocated: a program's
+  outputs) is far beyond this machine's memory."""
+  for a in avals:
+    try:
+      itemsize = np.dtype(a.dtype).itemsize
+    except (AttributeError, TypeError):  # not an array aval, or an extended dtype
+      continue
+    _check_bytes(math.prod(a.shape) * itemsize, a.shape, a.dtype, what)
+
+
+def _check_bytes(nbytes: int, shape, dtype, what: str) -> None:
   if nbytes > 4 * _MEMORY:
-    raise ValueError(
-        f"The {what} of shape {tuple(shape)} and dtype {np.dtype(dtype).name} needs {nbytes:,} "
-        f"bytes, far more than this machine's memory ({_MEMORY:,} bytes). Use a smaller shape.")
+    raise OutOfMemoryError(
+        f"RESOURCE_EXHAUSTED: Out of memory allocating {nbytes:,} bytes: the {what} of shape "
+        f"{tuple(shape)} and dtype {np.dtype(dtype).name} is far more than this machine's memory "
+        f"({_MEMORY:,} bytes). Use a smaller shape.")
 
 
 # --- abstract values of concrete values -------------------------------------------------------
@@ -106,7 +137,7 @@ def _check_int_range(x: int, dt) -> None:
 
 def _numpy_aval(x) -> ShapedArray:
   dt = x.dtype
-  if dt == object or dt.kind in "USVO" and dt.names is None and dt not in dtypes._SUPPORTED:
+  if dt not in dtypes._SUPPORTED and dt.kind in "USVOMm":  # strings, records, objects, dates
     raise TypeError(f"JAX only supports number and bool dtypes, got dtype {dt} in array")
   return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(dt), False)
 
@@ -128,10 +159,7 @@ def abstractify(x) -> ShapedArray:
   if type(x) is ArrayImpl:
     return x.aval
   if isinstance(x, core.Tracer):
-    raise UnexpectedTracerError(
-        f"Encountered an unexpected tracer {x!r}. A function transformed by ember (jit, grad, "
-        "vmap...) leaked an intermediate value outside its call, for example by storing it in a "
-        "global or a closure. Return it from the function instead.")
+    raise UnexpectedTracerError(leaked_tracer_message(x))
   return core.get_aval(x)
 
 

@@ -115,10 +115,17 @@ def compile_text(text: str, device, compiler_options: tuple = (), name: str | No
     exe = compilation_cache.compile_or_load(text, devices, opts, compile_now,
                                             host_callbacks=bool(callbacks))
   if config.jax_log_compiles:
-    import logging
-    logging.getLogger("ember").warning("Compiled %s in %.1f ms", text.split()[1],
-                                       1e3 * (time.perf_counter() - t0))
+    log_compile(name or module_name(text), time.perf_counter() - t0)
   return exe
+
+
+def log_compile(name: str, seconds: float, devices: int = 1) -> None:
+  """Log a compile of module ``name`` (``jit_f``) as JAX's ``jax_log_compiles`` does (to the
+  ``ember`` logger, at WARNING)."""
+  import logging
+  where = f" for {devices} devices" if devices > 1 else ""
+  logging.getLogger("ember").warning("Finished XLA compilation of %s%s in %.9f sec",
+                                     lowering.monitored_name(name), where, seconds)
 
 
 def module_name(text: str) -> str:
@@ -134,7 +141,8 @@ def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main", committed: bo
   ``arg_attrs`` are the attributes of the jaxpr's parameters (``donation_attrs``'s, without
   braces; consts excluded); ``compiler_options`` are XLA options as (name, value) pairs.
   """
-  from ember.backend.array import to_buffer
+  from ember.backend.array import check_memory, to_buffer
+  check_memory(closed.out_avals, f"output of {name}")  # intermediates are XLA's to fuse
   if device is None:
     device = backend_client.default_device()
   text = module_text(closed, name, arg_attrs)

@@ -33,6 +33,7 @@ from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import client as backend_client
 from ember.backend import lowering
 from ember.backend import compilation_cache
+from ember.backend import compile as compile_mod
 from ember.backend.compile import Executable, LRUCache
 from ember.backend.sharding import Mesh, NamedSharding, PartitionSpec
 
@@ -197,10 +198,7 @@ def _compile(text: str, mesh: Mesh, compiler_options: tuple = (), name: str | No
                                                  mesh._internal_device_list, opts, callbacks),
           host_callbacks=bool(callbacks))
     if config.jax_log_compiles:
-      import logging
-      logging.getLogger("ember").warning("Compiled %s for %d devices in %.1f ms",
-                                         text.split()[1], mesh.size,
-                                         1e3 * (time.perf_counter() - t0))
+      compile_mod.log_compile(name or module_name(text), time.perf_counter() - t0, mesh.size)
     _by_text[key] = exe
   return exe
 

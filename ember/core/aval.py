@@ -16,13 +16,12 @@ Example:
 """
 from __future__ import annotations
 
+import abc
 import functools
-
-from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["ShapedArray", "ManualAxes", "ManualAxisType", "short_dtype_name"]
+__all__ = ["AbstractValue", "ShapedArray", "ManualAxes", "ManualAxisType", "short_dtype_name"]
 
 _SHORT = {
     "bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
@@ -73,14 +72,55 @@ class ManualAxes(frozenset):
 NO_AXES = ManualAxes()
 
 
-class ManualAxisType(NamedTuple):
-  """What ``jax.typeof(x).mat`` says of a value's manual axes (JAX 0.10.2's spelling)."""
-  varying: frozenset = frozenset()
-  unreduced: frozenset = frozenset()
-  reduced: frozenset = frozenset()
+class ManualAxisType:
+  """What ``jax.typeof(x).mat`` says of a value's manual axes: those it varies over, and those
+  it is unreduced or reduced over (JAX 0.10.2's ``jax.sharding.ManualAxisType``). Immutable;
+  the sets are frozen.
+
+  Example:
+      >>> ManualAxisType(varying={"x"})
+      ManualAxisType(varying=frozenset({'x'}), unreduced=frozenset(), reduced=frozenset())
+  """
+  __slots__ = ("varying", "unreduced", "reduced")
+
+  def __init__(self, *, varying=frozenset(), unreduced=frozenset(), reduced=frozenset()):
+    varying, unreduced, reduced = frozenset(varying), frozenset(unreduced), frozenset(reduced)
+    for name, other in (("reduced", reduced), ("unreduced", unreduced)):
+      if varying & other:
+        raise ValueError(f"varying and {name} cannot have common mesh axes. Got "
+                         f"varying={varying} and {name}={other}")
+    for name, value in (("varying", varying), ("unreduced", unreduced), ("reduced", reduced)):
+      object.__setattr__(self, name, value)
+
+  def __setattr__(self, name, value):
+    raise AttributeError(f"ManualAxisType is immutable: cannot set {name!r}.")
+
+  def _fields(self) -> tuple:
+    return (self.varying, self.unreduced, self.reduced)
+
+  def __eq__(self, other):
+    return isinstance(other, ManualAxisType) and self._fields() == other._fields()
+
+  def __hash__(self):
+    return hash(self._fields())
+
+  def __repr__(self):
+    return (f"ManualAxisType(varying={self.varying}, unreduced={self.unreduced}, "
+            f"reduced={self.reduced})")
 
 
 _interned: dict[tuple, "ShapedArray"] = {}
+
+
+class AbstractValue(abc.ABC):
+  """What every abstract value is an instance of (``isinstance(aval, AbstractValue)``), as in
+  JAX 0.10.2's ``jax.core``: ``ShapedArray`` is one.
+
+  Example:
+      >>> isinstance(ShapedArray((2,), "float32"), AbstractValue)
+      True
+  """
+  __slots__ = ()
 
 
 class ShapedArray:
@@ -144,7 +184,7 @@ class ShapedArray:
   @property
   def mat(self) -> ManualAxisType:
     """The manual axes' roles, as JAX 0.10.2 spells them (``mat.varying`` is ``vma``)."""
-    return ManualAxisType(frozenset(self.vma))
+    return ManualAxisType(varying=frozenset(self.vma))
 
   manual_axis_type = mat
 
@@ -171,6 +211,9 @@ class ShapedArray:
   def __repr__(self):
     weak = ", weak_type=True" if self.weak_type else ""
     return f"ShapedArray({self.str_short(short_dtypes=False)}{weak})"
+
+
+AbstractValue.register(ShapedArray)
 
 
 class ShapeDtypeStruct:

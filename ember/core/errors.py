@@ -54,11 +54,8 @@ class ConcretizationTypeError(_WithDocs, JAXTypeError):
   def __init__(self, tracer, context: str = ""):
     aval = getattr(tracer, "aval", None)
     what = f"traced array with shape {_long(aval)}" if aval is not None else str(tracer)
-    msg = f"Abstract tracer value encountered where concrete value is expected: {what}\n"
-    if context:
-      msg += context + "\n"
-    msg += _origin(tracer)
-    super().__init__(msg)
+    head = f"Abstract tracer value encountered where concrete value is expected: {what}"
+    super().__init__(_lines(head, context, _origin(tracer)) + "\n")  # a blank line, as JAX
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
@@ -72,9 +69,8 @@ class TracerBoolConversionError(ConcretizationTypeError):
   """
 
   def __init__(self, tracer):
-    msg = f"Attempted boolean conversion of traced array with shape {_long(tracer.aval)}.\n"
-    msg += _origin(tracer)
-    _WithDocs.__init__(self, msg)
+    head = f"Attempted boolean conversion of traced array with shape {_long(tracer.aval)}."
+    _WithDocs.__init__(self, _lines(head, _origin(tracer)))
 
 
 class TracerIntegerConversionError(_WithDocs, JAXTypeError):
@@ -88,10 +84,8 @@ class TracerIntegerConversionError(_WithDocs, JAXTypeError):
   """
 
   def __init__(self, tracer):
-    msg = (f"The __index__() method was called on traced array with shape "
-           f"{_long(tracer.aval)}.\n"
-           + _origin(tracer))
-    super().__init__(msg)
+    head = f"The __index__() method was called on traced array with shape {_long(tracer.aval)}"
+    super().__init__(_lines(head, _origin(tracer)))
 
 
 class TracerArrayConversionError(_WithDocs, JAXTypeError):
@@ -105,9 +99,9 @@ class TracerArrayConversionError(_WithDocs, JAXTypeError):
   """
 
   def __init__(self, tracer):
-    msg = ("The numpy.ndarray conversion method __array__() was called on traced array with "
-           f"shape {_long(tracer.aval)}\n" + _origin(tracer))
-    super().__init__(msg)
+    head = ("The numpy.ndarray conversion method __array__() was called on traced array with "
+            f"shape {_long(tracer.aval)}")
+    super().__init__(_lines(head, _origin(tracer)))
 
 
 class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
@@ -135,7 +129,7 @@ class UnexpectedTracerError(_WithDocs, Exception):
       Array(1., dtype=float32, weak_type=True)
       >>> leaked[0] + 1  # doctest: +ELLIPSIS
       Traceback (most recent call last):
-      ember.core.errors.UnexpectedTracerError: Encountered an unexpected tracer ...
+      ember.core.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function ...
   """
 
   def __init__(self, message: str):
@@ -161,9 +155,45 @@ class KeyReuseError(_WithDocs, JAXTypeError):
     super().__init__(message)
 
 
+def leaked_tracer_message(tracer) -> str:
+  """What UnexpectedTracerError says of ``tracer``, which outlived its transformation: its type,
+  the function whose trace made it (where known), and how to find the leak."""
+  aval = getattr(tracer, "aval", None)
+  kind = f"with type {_long(aval)} " if aval is not None else ""
+  msg = ("Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
+         f"allowing for a reference to an intermediate value {kind}wrapped in a "
+         f"{type(tracer).__name__} to escape the scope of the transformation.\nJAX "
+         "transformations require that functions explicitly return their outputs, and disallow "
+         "saving intermediate values to global state.\n")
+  debug = getattr(_made_by(tracer), "debug", None)
+  if debug is not None:
+    msg += (f"The function being traced when the value leaked was {debug.func_src} traced for "
+            f"{debug.traced_for}.\n")
+  return msg + ("To catch the leak earlier, try setting the environment variable "
+                "JAX_CHECK_TRACER_LEAKS or using the `jax.checking_leaks` context manager.")
+
+
+def _made_by(tracer):
+  """The staging trace behind ``tracer`` (itself, or the one its primal or tangent came from)."""
+  trace = getattr(tracer, "_trace", None)
+  if hasattr(trace, "debug"):
+    return trace
+  for part in (getattr(tracer, "primal", None), getattr(tracer, "tangent", None)):
+    if hasattr(part, "_trace"):
+      found = _made_by(part)
+      if found is not None:
+        return found
+  return None
+
+
 def _long(aval) -> str:
   """``float32[3]``: how JAX's error messages print an abstract value."""
   return aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else str(aval)
+
+
+def _lines(*parts: str) -> str:
+  """The non-empty ``parts``, one a line."""
+  return "\n".join(p for p in parts if p)
 
 
 def _origin(tracer) -> str:

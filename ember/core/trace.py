@@ -464,7 +464,7 @@ class Tracer:
     return (self[i] for i in range(self.aval.shape[0]))
 
   def __hash__(self):
-    raise TypeError(f"unhashable type: {type(self).__name__}")
+    raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
   def __setitem__(self, idx, value):
     raise TypeError(

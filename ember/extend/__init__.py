@@ -2,8 +2,10 @@
 
 ``ember.extend.core`` gives ember's jaxpr IR and the current-trace helpers under JAX 0.10.2's
 ``jax.extend.core`` names, ``ember.extend.linear_util`` JAX's ``WrappedFun`` transformations
-(ember/_src/linear_util.py), and ``ember.extend.random`` the PRNG implementations.
+(ember/_src/linear_util.py), ``ember.extend.random`` the PRNG implementations,
+``ember.extend.backend`` the PJRT client and its compile options, and ``ember.extend.mlir``
+jaxlib's StableHLO serialization.
 """
-from ember.extend import core, linear_util, random  # noqa: F401
+from ember.extend import backend, core, linear_util, mlir, random  # noqa: F401
 
-__all__ = ["core", "linear_util", "random"]
+__all__ = ["backend", "core", "linear_util", "mlir", "random"]

@@ -30,6 +30,7 @@ from ember.primitives.control_flow.common import (aval_str, check_branch_outputs
 from ember.primitives.control_flow.cond import cond_p
 from ember.primitives.control_flow.scan import scan_p
 from ember.primitives.control_flow.while_loop import while_p
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map", "associative_scan"]
 
@@ -57,6 +58,7 @@ def _branch(index, funs: Sequence[Callable], names: Sequence[str], operands: tup
   return pytree.unflatten(traced[0].out_tree, outs)
 
 
+@api_boundary
 def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_missing):
   """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, inside the program.
 
@@ -86,6 +88,7 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_miss
   return _branch(index, (false_fun, true_fun), ("false_fun", "true_fun"), operands, "cond")
 
 
+@api_boundary
 def switch(index, branches: Sequence[Callable], *operands, operand=_missing):
   """``branches[index](*operands)``, with ``index`` clamped into range, inside the program.
 
@@ -115,6 +118,7 @@ def switch(index, branches: Sequence[Callable], *operands, operand=_missing):
 
 # --- loops ------------------------------------------------------------------------------------
 
+@api_boundary
 def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
   """Repeat ``val = body_fun(val)`` while ``cond_fun(val)``, starting from ``init_val``.
 
@@ -162,6 +166,7 @@ def _trace_while(cond_fun, body_fun, tree, avals, owner):
   return cond_t, body_t
 
 
+@api_boundary
 def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
   """``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)``, starting from ``init_val``.
 
@@ -222,6 +227,7 @@ def _fori_while_body(body_fun):
   return body
 
 
+@api_boundary
 def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
          unroll: int | bool = 1, _split_transpose: bool = False):
   """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; return the final carry
@@ -309,6 +315,7 @@ def _carry_tree(traced):
   return tree.children()[0]
 
 
+@api_boundary
 def map(f: Callable, xs, *, batch_size: int | None = None):
   """``f`` applied to each slice of ``xs`` along axis 0 (a scan), stacking the results.
 
@@ -347,6 +354,7 @@ def _mapped(f):
 
 # --- associative_scan ---------------------------------------------------------------------------
 
+@api_boundary
 def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
   """All prefix combinations ``fn(...fn(fn(e0, e1), e2)..., ei)`` along ``axis``, computed in
   O(log n) rounds of ``fn`` on whole arrays (``fn`` must be associative and vectorized).

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import enum
+import operator
 import warnings
 
 import numpy as np
@@ -190,7 +191,12 @@ def integer_pow(x, y: int):
       >>> lax.integer_pow(jnp.float32(2), 3)
       Array(8., dtype=float32)
   """
-  return ew.integer_pow_p.bind(x, y=int(y))
+  try:
+    y = operator.index(y)
+  except TypeError:
+    raise TypeError(f"integer_pow: y must be a Python integer (a static exponent), got {y!r} of "
+                    f"type {type(y).__name__}; use lax.pow for other exponents.") from None
+  return ew.integer_pow_p.bind(x, y=y)
 
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
@@ -332,11 +338,22 @@ def convert_element_type(operand, new_dtype):
       >>> lax.convert_element_type(1.7, "int32")
       Array(1, dtype=int32)
   """
+  _check_supported(new_dtype, "convert_element_type")
   if (dtypes.is_complex(core.get_aval(operand).dtype)
       and not dtypes.is_complex(dtypes.canonicalize_dtype(new_dtype))):
     warnings.warn("Casting complex values to real discards the imaginary part",
                   np.exceptions.ComplexWarning, stacklevel=2)
   return _convert_element_type(operand, new_dtype)
+
+
+def _check_supported(dt, fun_name: str) -> None:
+  """JAX's TypeError for a dtype no array can have (object, strings, datetimes, records...)."""
+  if dtypes._is_extended(dt) or (isinstance(dt, type) and dt in dtypes.python_scalar_dtypes):
+    return
+  np_dt = np.dtype(dt)
+  if np_dt not in dtypes._SUPPORTED:
+    raise TypeError(f"JAX only supports number and bool dtypes, got dtype {dt} in {fun_name} "
+                    "(new_dtype must be a numeric or bool dtype).")
 
 
 def _convert_element_type(operand, new_dtype, weak_type: bool = False):

@@ -297,7 +297,12 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
       (2, 3, 3)
   """
   _no_sharding(out_sharding)
-  (lc, rc), (lb, rb) = dimension_numbers
+  try:
+    (lc, rc), (lb, rb) = dimension_numbers
+  except (TypeError, ValueError) as e:  # (the type unpacking gives, as in JAX)
+    raise type(e)("dot_general dimension_numbers must be ((lhs_contracting_dims, "
+                  "rhs_contracting_dims), (lhs_batch_dims, rhs_batch_dims)), got "
+                  f"{dimension_numbers!r}.") from None
   dims = ((_dim_tuple(lc), _dim_tuple(rc)), (_dim_tuple(lb), _dim_tuple(rb)))
   if preferred_element_type is not None:
     preferred_element_type = dtypes.check_and_canonicalize_user_dtype(preferred_element_type,

@@ -8,6 +8,7 @@ Example:
 """
 from ember.nn import initializers
 from ember.nn.attention import dot_product_attention
+from ember.nn.scaled import get_scaled_dot_general_config, scaled_dot_general, scaled_matmul
 from ember.nn.functions import (
     celu,
     elu,
@@ -45,6 +46,7 @@ from ember.nn.functions import (
 __all__ = [
     "celu",
     "dot_product_attention",
+    "get_scaled_dot_general_config",
     "elu",
     "gelu",
     "glu",
@@ -64,6 +66,8 @@ __all__ = [
     "one_hot",
     "relu",
     "relu6",
+    "scaled_dot_general",
+    "scaled_matmul",
     "selu",
     "sigmoid",
     "silu",

@@ -2,6 +2,7 @@
 rank/shape broadcasting onto lax's strict primitives."""
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -18,7 +19,7 @@ from ember.backend.client import default_device
 __all__ = ["check_arraylike", "is_arraylike", "promote_dtypes", "promote_dtypes_inexact",
            "promote_dtypes_numeric", "promote_dtypes_complex", "promote_shapes",
            "promote_args", "promote_args_inexact", "promote_args_numeric", "ensure_array",
-           "canonicalize_axis", "broadcast_shapes", "fold_scalar"]
+           "canonicalize_axis", "index_axis", "broadcast_shapes", "fold_scalar"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -29,10 +30,16 @@ def is_arraylike(x) -> bool:
 
 
 def check_arraylike(fun_name: str, *args) -> None:
+  """A TypeError naming the position of the first argument that is not an array or scalar of
+  a number or bool dtype (NumPy arrays of strings, datetimes or objects included)."""
   for i, a in enumerate(args):
     if not is_arraylike(a):
       raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at "
                       f"position {i}.")
+    if (isinstance(a, (np.ndarray, np.generic)) and a.dtype not in dtypes._SUPPORTED
+        and a.dtype.kind in "USVOMm"):  # strings, records, objects, datetimes
+      raise TypeError(f"{fun_name} requires arrays of numbers or booleans, got an array of dtype "
+                      f"{a.dtype} at position {i} (JAX only supports number and bool dtypes).")
 
 
 def ensure_array(x):
@@ -223,14 +230,22 @@ def promote_args_numeric(fun_name: str, *args):
   return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
 
 
+def index_axis(axis) -> int:
+  """``axis`` as a Python int, or a TypeError naming ``axis``."""
+  try:
+    return operator.index(axis)
+  except TypeError:
+    raise TypeError(f"axis must be an integer (or a tuple of integers where several are "
+                    f"allowed), got {axis!r} of type {type(axis).__name__}.") from None
+
+
 def canonicalize_axis(axis, ndim: int) -> int:
   """``axis`` in ``[0, ndim)``; negative axes count from the end (NumPy's AxisError otherwise).
 
   Differs from JAX, which raises a plain ValueError: AxisError is also the IndexError the Array API
   asks for (``except ValueError`` catches both).
   """
-  import operator
-  axis = operator.index(axis)
+  axis = index_axis(axis)
   if not -ndim <= axis < ndim:
     raise np.exceptions.AxisError(axis, ndim)  # a ValueError (as in JAX) and an IndexError
   return axis % ndim if ndim else axis

@@ -218,14 +218,16 @@ def _item(self, *args):
   """The element as a Python scalar (concrete values only)."""
   v = self.to_concrete_value()
   if v is None:
-    raise errors.ConcretizationTypeError(self, "The problem arose with the `item` method.")
+    raise errors.ConcretizationTypeError(self, "This occurred in the item() method of jax.Array")
   return np.asarray(v).item(*args)
 
 
 def _tolist(self):
   v = self.to_concrete_value()
   if v is None:
-    raise errors.ConcretizationTypeError(self, "The problem arose with the `tolist` method.")
+    raise errors.ConcretizationTypeError(
+        self, f"The tolist() method was called on traced array with shape "
+        f"{self.aval.str_short(short_dtypes=False)}.")
   return np.asarray(v).tolist()
 
 

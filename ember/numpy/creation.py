@@ -29,6 +29,7 @@ from ember.core.literals import TYPED_SCALARS
 from ember.numpy._util import (broadcast_shapes, canonicalize_axis, check_arraylike,
                                fold_scalar, promote_shapes)
 from ember.transforms.jit import jit
+from ember.lax.structural import _shape_error
 from ember.transforms.staging import staged_scalar
 
 __all__ = [
@@ -132,14 +133,7 @@ def _shape(shape, context: str = "") -> tuple[int, ...]:
   try:
     return tuple(operator.index(d) for d in seq)
   except TypeError:
-    traced = any(isinstance(d, core.Tracer) for d in seq)
-    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {seq}."
-    if context:
-      msg += f" {context}."
-    if traced:
-      msg += ("\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
-              "subfunctions.")
-    raise TypeError(msg) from None
+    raise _shape_error(seq, context) from None
 
 
 # --- array / asarray --------------------------------------------------------------------------
@@ -501,6 +495,9 @@ def _concrete_scalar(x, name: str):
     raise ConcretizationTypeError(x, f"It arose in the jnp.arange argument '{name}'")
   if isinstance(x, core.Tracer):
     x = x.to_concrete_value()
+  if isinstance(x, (str, bytes)):
+    raise TypeError(f"jax.numpy.arange: {name} must be a number, got {x!r} of type "
+                    f"{type(x).__name__}.")
   if np.ndim(x) != 0:
     raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name} of shape "
                      f"{np.shape(x)}.")
@@ -706,6 +703,8 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
 def _matrix_dims(N, M, fun_name: str):
   n = _shape((N,), f"argument of 'N' jnp.{fun_name}()")[0]
   m = n if M is None else _shape((M,), f"argument of 'M' jnp.{fun_name}()")[0]
+  if fun_name == "eye" and (n < 0 or m < 0):  # (JAX's eye: a ValueError; tri: a TypeError)
+    raise ValueError(f"negative dimensions are not allowed: jnp.eye got N={N} and M={M}.")
   check_size((n, m), np.bool_)
   return n, m
 

@@ -103,7 +103,8 @@ def _fft_core(func_name: str, fft_type: FftType, a, s, axes, norm):
   if s is not None:
     s = tuple(operator.index(d) for d in s)
     if any(d < 1 for d in s):
-      raise ValueError("Shape should be positive.")
+      raise ValueError(f"Shape should be positive: {full_name} got s = {s} (n = s[0] for the "
+                       "1-D transforms); each transform length must be at least 1.")
   if axes is None:
     axes = tuple(range(nd - len(s), nd)) if s is not None else tuple(range(nd))
   else:
@@ -278,9 +279,15 @@ def _freq_args(name: str, n, d, dtype):
                      f"Got d = {list(d)}.")
   if isinstance(d, numbers.Number):
     d = float(d)  # a complex spacing raises float()'s TypeError, as in JAX
+  elif isinstance(d, (str, bytes)):
+    raise ValueError(f"The d argument of jax.numpy.fft.{name} is the sample spacing, a number; "
+                     f"got d = {d!r}.")
   try:
     n = operator.index(n)
   except TypeError:
+    if isinstance(n, float) and not n.is_integer():
+      raise TypeError(f"The n argument of jax.numpy.fft.{name} is a number of samples, an "
+                      f"integer; got n = {n}.") from None
     n = int(n)
   dt = dtypes.default_float_dtype() if dtype is None else \
       dtypes.check_and_canonicalize_user_dtype(dtype, name)
@@ -329,8 +336,8 @@ def _shift(x, axes, sign: int):
   shape = get_aval(x).shape
   if axes is None:
     axes = tuple(range(len(shape)))
-  elif isinstance(axes, int):
-    axes = (axes,)
+  else:
+    axes = tuple(canonicalize_axis(ax, len(shape)) for ax in np.atleast_1d(axes).tolist())
   shifts = tuple(sign * (shape[ax] // 2) for ax in axes)
   return roll(x, shifts, tuple(axes))
 

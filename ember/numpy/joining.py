@@ -415,7 +415,10 @@ def tile(A, reps):
       Array([0, 1, 0, 1, 0, 1], dtype=int32)
   """
   check_arraylike("tile", A)
-  reps = _canonical_shape(reps)
+  try:
+    reps = _canonical_shape(reps)
+  except TypeError as e:
+    raise TypeError(f"tile: reps must be an int or a sequence of ints. {e}") from None
   if any(r < 0 for r in reps):
     raise ValueError(f"tile: reps must be non-negative integers, got {reps}")
   shp = _shape(A)
@@ -472,7 +475,7 @@ def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | No
     if r.ndim == 0 or r.shape == (1,):
       k = int(r.reshape(()))
       if k < 0:
-        raise ValueError(f"repeat: repeats must be non-negative, got {k}")
+        raise TypeError(f"repeat: repeats must be non-negative, got {k}")  # (JAX's type)
       if total_repeat_length is None or total_repeat_length == n * k:
         inter = shp[:axis + 1] + (k,) + shp[axis + 1:]
         dims = tuple(_range(axis + 1)) + tuple(_range(axis + 2, len(shp) + 1))

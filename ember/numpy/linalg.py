@@ -176,6 +176,10 @@ def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):
   if UPLO not in (None, "L", "U"):
     raise ValueError(f"UPLO must be one of None, 'L', or 'U', got {UPLO}")
   a = _inexact("jnp.linalg.eigh", a)
+  shape = get_aval(a).shape
+  if len(shape) < 2 or shape[-1] != shape[-2]:  # (a TypeError, as JAX's symmetrization gives)
+    raise TypeError(f"eigh: a must be a square matrix (or a batch of them) of shape [..., n, n], "
+                    f"got shape {shape}.")
   return EighResult(*_eigh_jit(a, UPLO=UPLO, symmetrize_input=bool(symmetrize_input)))
 
 
@@ -327,7 +331,8 @@ def solve(a, b):
     if size != a_shape[-2]:
       raise ValueError(f"inconsistent size for core dimension 'm': {size} vs {a_shape[-2]} on "
                        "vectorized function with excluded=frozenset() and signature="
-                       f"'{signature}'")
+                       f"'{signature}' (solve needs a of shape [..., m, m] and b of shape "
+                       f"[..., m] or [..., m, n]; got a.shape={a_shape}, b.shape={b_shape})")
   if vector:
     b = b[:, None]
   batch = jnp.broadcast_shapes(a_shape[:-2], get_aval(b).shape[:-2])

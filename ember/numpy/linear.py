@@ -421,7 +421,8 @@ def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1):
     raise ValueError("diagonal requires an array of at least two dimensions.")
   ax1, ax2 = canonicalize_axis(axis1, len(shp)), canonicalize_axis(axis2, len(shp))
   if ax1 == ax2:
-    raise ValueError("axis1 and axis2 must not be equal")
+    raise TypeError(f"diagonal: axis1 and axis2 must not be equal, got axis1={axis1} and "
+                    f"axis2={axis2}.")  # (a TypeError, as JAX's transpose gives)
   return _diagonal_jit(a, offset=operator.index(offset), axis1=ax1, axis2=ax2)
 
 
@@ -638,7 +639,7 @@ def _parse_subscripts(subscripts: str, shapes: list):
   if len(in_terms) != len(shapes):
     raise ValueError(f"Number of einsum subscripts, {len(in_terms)}, must be equal to the "
                      f"number of operands, {len(shapes)}.")
-  used = set(c for c in subscripts if c.isalpha())
+  used = set(c for c in subscripts if c not in ".,->")  # any other symbol is a label, as in JAX
   free = [c for c in _LETTERS if c not in used]
   ell_nd = 0
   for term, shp in zip(in_terms, shapes):
@@ -654,7 +655,7 @@ def _parse_subscripts(subscripts: str, shapes: list):
                          f"number of indices for operand {i}.")
       term = term.replace("...", "".join(ell[ell_nd - k:]))
     for c in term:
-      if not c.isalpha():
+      if c in ".->":
         raise ValueError(f"einsum: invalid subscript character {c!r} in '{subscripts}'")
     if len(term) != len(shp):
       raise ValueError(f"Einstein sum subscript '{in_terms[i]}' does not contain the correct "

@@ -18,7 +18,6 @@ from __future__ import annotations
 import builtins
 import functools
 import math
-import operator
 
 import numpy as np
 
@@ -27,7 +26,8 @@ from ember import lax
 from ember.config import config
 from ember.core import trace as core
 from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, fold_scalar,
-                               promote_dtypes_inexact, promote_dtypes_numeric)
+                               index_axis, is_arraylike, promote_dtypes_inexact,
+                               promote_dtypes_numeric)
 from ember.numpy.creation import broadcast_to, named_jit
 from ember.backend.array import ArrayImpl
 from ember.transforms.jit import jit as _jit
@@ -80,11 +80,35 @@ def _check_where(name: str, where):
   return where
 
 
+# Reductions JAX can run over a named (vmap / shard_map) axis, and those it refuses.
+_NAMED = frozenset({"sum", "mean", "max", "min", "std", "var", "nansum", "nanmax", "nanmin",
+                    "nanmean", "nanstd", "nanvar", "ptp", "count_nonzero"})
+_NOT_NAMED = frozenset({"prod", "any", "all"})
+
+
 def _static_axis(axis, name: str):
   if isinstance(axis, core.Tracer):
     from ember.core.errors import ConcretizationTypeError
     raise ConcretizationTypeError(axis, f"axis argument to jnp.{name}().")
+  if isinstance(axis, str):
+    if name in _NAMED | _NOT_NAMED:
+      _named_axis(axis, name)
+    index_axis(axis)  # the others take integer axes only: a TypeError naming axis
   return axis
+
+
+def _named_axis(axis: str, name: str) -> None:
+  """A string ``axis`` names a mapped axis: JAX's errors when it is unbound (NameError) or the
+  reduction has no named form (NotImplementedError); ember has no named reductions in
+  ``jnp`` yet, so a bound name is a NotImplementedError pointing at ``lax.psum`` and friends."""
+  if name in _NOT_NAMED:
+    raise NotImplementedError(f"jnp.{name}() has no reduction over a named axis "
+                              f"(axis={axis!r}); pass integer axes.")
+  if core.axis_size(axis) is None:
+    raise NameError(f"jnp.{name}(): axis={axis!r} is not an axis name bound by an enclosing "
+                    "vmap(axis_name=...) or shard_map (unbound axis name); pass integer axes.")
+  raise NotImplementedError(f"jnp.{name}(axis={axis!r}): ember does not reduce over named axes "
+                            "in jnp; use lax.psum, lax.pmax or lax.pmin inside the vmap.")
 
 
 def _reduction_dims(a, axis) -> tuple[int, ...]:
@@ -282,6 +306,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
   """
   check_arraylike("mean", a)
   a = ensure_array(a)
+  axis = _static_axis(axis, "mean")
   where = _check_where("mean", where)
   _no_out("mean", out)
   if dtype is None:
@@ -315,11 +340,14 @@ def _var_dtypes(a_dt, dtype):
 
 
 def _correction(ddof, correction):
-  if correction is None:
-    return ddof
-  if ddof != 0:
+  name, value = ("ddof", ddof) if correction is None else ("correction", correction)
+  if not is_arraylike(value) or isinstance(value, (np.ndarray, np.generic)) and \
+      value.dtype.kind not in "biuf":
+    raise TypeError(f"{name} must be a number (degrees of freedom), got {value!r} of type "
+                    f"{type(value).__name__}.")
+  if correction is not None and ddof != 0:
     raise ValueError("ddof and correction can't be provided simultaneously.")
-  return correction
+  return value
 
 
 def _var_impl(a, correction, *, axis, dtype, keepdims, where, a_mean):
@@ -348,7 +376,7 @@ _var_jit = named_jit(_var_impl, "_var", static_argnames=("axis", "dtype", "keepd
 def _axis_key(axis):
   """``axis`` hashable (a list becomes a tuple), for jit's static arguments."""
   if isinstance(axis, (list, np.ndarray)):
-    return tuple(operator.index(x) for x in axis)
+    return tuple(index_axis(x) for x in axis)
   return axis
 
 
@@ -488,7 +516,7 @@ _cumprod_promote_jit = _cumulative_jit("cumulative_prod", lax.cumprod,
 def _cum_call(name, fn, a, axis, dtype, out):
   _no_out(name, out)
   check_arraylike(name, a)
-  axis = None if axis is None else operator.index(_static_axis(axis, name))
+  axis = None if axis is None else index_axis(_static_axis(axis, name))
   dt = None if dtype is None else dtypes.check_and_canonicalize_user_dtype(dtype, name)
   return fn(a, axis=axis, dtype=dt)
 

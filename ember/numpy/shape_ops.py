@@ -27,6 +27,7 @@ from ember import lax
 from ember.backend.array import ArrayImpl
 from ember.core import trace as core
 from ember.core.errors import ConcretizationTypeError
+from ember.lax.structural import _shape_error
 from ember.numpy._util import canonicalize_axis, check_arraylike, ensure_array
 from ember.numpy import _util
 from ember.transforms.jit import jit as _jit
@@ -97,8 +98,7 @@ def _canonical_shape(shape) -> tuple[int, ...]:
   try:
     return tuple(operator.index(d) for d in seq)
   except TypeError:
-    raise TypeError("Shapes must be 1D sequences of concrete values of integer type, got "
-                    f"{seq}.") from None
+    raise _shape_error(tuple(seq)) from None
 
 
 def _dims_str(shapes) -> str:
@@ -302,7 +302,9 @@ def moveaxis(a, source, destination):
   nd = _ndim(a)
   src, dst = _axis_tuple(source), _axis_tuple(destination)
   if len(src) != len(dst):
-    raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
+    raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)} (moveaxis needs "
+                     f"one destination per source axis; got source={source!r}, "
+                     f"destination={destination!r})")
   src = tuple(canonicalize_axis(s, nd) for s in src)
   dst = tuple(canonicalize_axis(d, nd) for d in dst)
   perm = [i for i in _range(nd) if i not in src]

@@ -23,8 +23,8 @@ import numpy as np
 
 from ember import dtypes
 from ember import lax
-from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, promote_dtypes,
-                               promote_dtypes_inexact)
+from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, index_axis,
+                               promote_dtypes, promote_dtypes_inexact)
 from ember.numpy.counting import _bin_index, bincount, histogram_bin_edges
 from ember.numpy.creation import named_jit
 from ember.numpy.linear import diagonal, dot
@@ -129,7 +129,7 @@ _quantile_jit = named_jit(_quantile, "quantile",
 def _quantile_axes(axis, nd: int) -> tuple[int, ...]:
   if axis is None:
     return tuple(range(nd))
-  axes = tuple(axis) if isinstance(axis, (tuple, list)) else (operator.index(axis),)
+  axes = tuple(axis) if isinstance(axis, (tuple, list)) else (index_axis(axis),)
   canon = tuple(sorted(canonicalize_axis(ax, nd) for ax in axes))
   if len(set(canon)) != len(canon):
     raise ValueError("repeated axis")

@@ -33,6 +33,7 @@ import numpy as np
 from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
+from ember.backend.array import check_size
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import _real_dtype, _same_dtypes
 from ember.primitives.linalg import DotAlgorithmPreset, Precision
@@ -40,7 +41,8 @@ from ember.primitives.lower_fun import lower_fun
 from ember.transforms import batching
 from ember.transforms.ad_util import Zero, bilinear_jvp, is_undefined
 
-__all__ = ["ConvDimensionNumbers", "dilate_shape", "stride_dim", "vjp_lhs_padding"]
+__all__ = ["ConvDimensionNumbers", "check_dims", "check_int64", "dilate_shape", "stride_dim",
+           "vjp_lhs_padding"]
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -162,9 +164,9 @@ def _check_window(nspatial: int, window_strides, padding, lhs_dilation, rhs_dila
   if nspatial != len(window_strides):
     raise ValueError("conv_general_dilated window and window_strides must have the same number "
                      f"of dimensions, but got {nspatial} and {len(window_strides)}")
-  if any(s <= 0 for s in window_strides):
-    raise TypeError("conv_general_dilated window_strides must have every element be strictly "
-                    f"positive, got {tuple(window_strides)}.")
+  if any(s <= 0 for s in window_strides):  # (a ValueError, as JAX's verifier gives)
+    raise ValueError("conv_general_dilated window_strides must have every element be strictly "
+                     f"positive, got {tuple(window_strides)}.")
   for name, dilation in (("lhs_dilation", lhs_dilation), ("rhs_dilation", rhs_dilation)):
     if len(dilation) != nspatial:
       raise ValueError(f"conv_general_dilated {name} must have one entry per spatial dimension "
@@ -172,11 +174,34 @@ def _check_window(nspatial: int, window_strides, padding, lhs_dilation, rhs_dila
   if len(padding) != nspatial:
     raise TypeError("Wrong number of explicit pads for convolution: expected "
                     f"{nspatial}, got {len(padding)}.")
+  for name, values in (("window_strides", window_strides), ("lhs_dilation", lhs_dilation),
+                       ("rhs_dilation", rhs_dilation)):  # (JAX: an OverflowError)
+    check_int64(f"conv_general_dilated {name}", values, OverflowError)
+  check_int64("conv_general_dilated padding", [p for pair in padding for p in pair])
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def check_int64(what: str, values, error=TypeError) -> None:
+  """An ``error`` naming ``what`` if a window parameter does not fit in int64, which is how
+  XLA stores it (a larger one would reach the compiler as text it cannot read)."""
+  if any(not -_INT64_MAX - 1 <= int(v) <= _INT64_MAX for v in values):
+    raise error(f"{what} must hold int64 values (at most 2**63 - 1 in magnitude), got "
+                f"{tuple(values)}.")
+
+
+def check_dims(what: str, dims, cause: str, error=ValueError) -> None:
+  """An ``error`` if a size computed from the window parameters (``cause``) overflows int64."""
+  if any(d > _INT64_MAX for d in dims):
+    raise error(f"{what}: {cause} gives sizes {tuple(dims)}, more than any array dimension "
+                "can hold (2**63 - 1); use smaller values.")
 
 
 def conv_shape(lhs_shape, rhs_shape, strides, padding, batch_group_count: int = 1):
   """The output shape in canonical layout of canonical-layout operand shapes (dilated)."""
   padded = [d + lo + hi for d, (lo, hi) in zip(lhs_shape[2:], padding)]
+  check_dims("conv_general_dilated", padded, f"padding={tuple(padding)}")
   if any(d < 0 for d in padded):
     raise ValueError("Negative padding is larger than the size of the corresponding dimension: "
                      f"got padding={tuple(padding)} for lhs_shape[2:]={tuple(lhs_shape[2:])}")
@@ -219,6 +244,8 @@ def _conv_abstract_eval(lhs: ShapedArray, rhs: ShapedArray, *, window_strides, p
   rhs_c = _take(rhs.shape, dn.rhs_spec)
   lhs_c = lhs_c[:2] + dilate_shape(lhs_c[2:], lhs_dilation)
   rhs_c = rhs_c[:2] + dilate_shape(rhs_c[2:], rhs_dilation)
+  check_dims("conv_general_dilated", lhs_c[2:], f"lhs_dilation={tuple(lhs_dilation)}")
+  check_dims("conv_general_dilated", rhs_c[2:], f"rhs_dilation={tuple(rhs_dilation)}")
   out_c = conv_shape(lhs_c, rhs_c, window_strides, padding, batch_group_count)
   shape = tuple(out_c[i] for i in np.argsort(dn.out_spec))
   _same_dtypes("conv_general_dilated", (lhs, rhs), None)
@@ -226,6 +253,7 @@ def _conv_abstract_eval(lhs: ShapedArray, rhs: ShapedArray, *, window_strides, p
   if preferred_element_type is not None:
     _check_preferred(dt, preferred_element_type)
     dt = np.dtype(preferred_element_type)
+  check_size(shape, dt)  # (an element count beyond int64 would reach XLA, which aborts)
   return ShapedArray(shape, dt, lhs.weak_type and rhs.weak_type)
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
+from ember.backend.array import check_size
 from ember.backend.lowering import LoweringContext, Value, element_type
 from ember.primitives.dot_config import DotAlgorithm
 from ember.transforms import batching
@@ -242,6 +243,7 @@ def _dot_general_abstract_eval(lhs: ShapedArray, rhs: ShapedArray, *, dimension_
                                precision, preferred_element_type, out_sharding=None):
   shape = _dot_shape(lhs, rhs, dimension_numbers)
   dt = _dot_dtype(lhs, rhs, preferred_element_type, precision)
+  check_size(shape, dt)  # (an element count beyond int64 would reach XLA, which aborts)
   return ShapedArray(shape, dt, lhs.weak_type and rhs.weak_type)
 
 

@@ -324,9 +324,9 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
   start, limit = start_indices, limit_indices
   check_shapelike("slice", "start_indices", start)
   check_shapelike("slice", "limit_indices", limit)
-  if x.ndim != len(start):
-    raise TypeError("slice start_indices must have length equal to the number of dimensions of "
-                    f"the operand, got indices {start} for operand shape {x.shape}.")
+  if x.ndim != len(start):  # (a ValueError, as JAX's lax.slice gives)
+    raise ValueError("slice start_indices must have length equal to the number of dimensions of "
+                     f"the operand, got indices {start} for operand shape {x.shape}.")
   if len(start) != len(limit):
     raise TypeError("slice limit_indices must have the same length as start_indices, got "
                     f"start_indices {start} and limit_indices {limit}.")
@@ -630,6 +630,17 @@ split_p.def_rules(jvp=_split_jvp, transpose=_split_transpose, batch=_split_batch
 
 # --- pad --------------------------------------------------------------------------------------
 
+def _check_pad_sizes(padding_config, shape) -> None:
+  """A TypeError (JAX's type) naming padding_config when a padding or the padded size does not
+  fit in int64, as XLA stores them."""
+  limit = (1 << 63) - 1
+  sizes = [lo + hi + d + max(d - 1, 0) * i for (lo, hi, i), d in zip(padding_config, shape)]
+  if any(abs(p) > limit for c in padding_config for p in c) or any(s > limit for s in sizes):
+    raise TypeError(f"pad: padding_config {padding_config} gives sizes {tuple(sizes)} for "
+                    f"operand shape {shape}; paddings and padded sizes must fit in int64 "
+                    "(at most 2**63 - 1).")
+
+
 def _pad_abstract_eval(x, padding_value, *, padding_config):
   if x.dtype != padding_value.dtype:
     raise TypeError("pad operand and padding_value must be same dtype: got "
@@ -646,6 +657,7 @@ def _pad_abstract_eval(x, padding_value, *, padding_config):
   if not all(i >= 0 for _, _, i in padding_config):
     raise ValueError("interior padding in padding_config must be nonnegative, got "
                      f"padding_config {padding_config}")
+  _check_pad_sizes(padding_config, x.shape)
   shape = tuple(lo + hi + (d + max(d - 1, 0) * i)
                 for (lo, hi, i), d in zip(padding_config, x.shape))
   if not all(d >= 0 for d in shape):

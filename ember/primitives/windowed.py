@@ -34,10 +34,11 @@ from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr, jaxpr_as_fun
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.core.trace import Primitive, get_aval
+from ember.backend.array import check_size
 from ember.backend.compile import LRUCache
 from ember.backend.lowering import LoweringContext, Value, i64_array, lower_jaxpr
-from ember.primitives.convolution import (dilate_shape, padding_attr, stride_dim,
-                                          vjp_lhs_padding)
+from ember.primitives.convolution import (check_dims, check_int64, dilate_shape, padding_attr,
+                                          stride_dim, vjp_lhs_padding)
 from ember.primitives.elementwise import NUM, compare, dtype_class, ge_p, le_p
 from ember.primitives.reductions import aval_str, binary_region, identity, scalar
 from ember.primitives.structural import pad_p
@@ -75,13 +76,22 @@ def window_shape(operand: ShapedArray, window_dimensions, window_strides, paddin
     if len(values) != len(window_dimensions):
       raise TypeError(f"reduce_window got inconsistent {name} and window_dimensions: got "
                       f"{name} {tuple(values)} and window_dimensions {tuple(window_dimensions)}.")
+  for name, values in zip(_WINDOW, (window_dimensions, window_strides,
+                                    [p for pair in padding for p in pair], base_dilation,
+                                    window_dilation)):
+    check_int64(f"reduce_window {name}", values)
   base = dilate_shape(operand.shape, base_dilation)
   window = dilate_shape(window_dimensions, window_dilation)
   padded = [d + lo + hi for d, (lo, hi) in zip(base, padding)]
+  check_dims("reduce_window", base, f"base_dilation={tuple(base_dilation)}", TypeError)
+  check_dims("reduce_window", window, f"window_dilation={tuple(window_dilation)}", TypeError)
+  check_dims("reduce_window", padded, f"padding={tuple(padding)}", TypeError)
   if any(d < 0 for d in padded):
     raise ValueError(f"reduce_window padding {tuple(padding)} removes more than the whole "
                      f"operand of shape {operand.shape}.")
-  return tuple(stride_dim(d, w, s) for d, w, s in zip(padded, window, window_strides))
+  out = tuple(stride_dim(d, w, s) for d, w, s in zip(padded, window, window_strides))
+  check_size(out, operand.dtype)  # (an element count beyond int64 would reach XLA, which aborts)
+  return out
 
 
 def _window_attrs(window_dimensions, window_strides, padding, base_dilation, window_dilation):

@@ -172,9 +172,21 @@ def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
   >>> flatten([1, (2, None)])[0]
   [1, 2]
   """
-  leaves, treedef = optree.tree_flatten(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
-                                        namespace=NAMESPACE)
+  try:
+    leaves, treedef = optree.tree_flatten(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
+                                          namespace=NAMESPACE)
+  except TypeError:
+    _check_is_leaf(is_leaf)
+    raise
   return leaves, sorted_dicts(treedef)
+
+
+def _check_is_leaf(is_leaf) -> None:
+  """JAX's TypeError for an ``is_leaf`` that is not callable, in words instead of optree's
+  C++ signature dump (called only once a flatten has failed, so the hot path costs nothing)."""
+  if is_leaf is not None and not callable(is_leaf):
+    raise TypeError(f"is_leaf must be a callable (node -> bool) or None, got {is_leaf!r} of "
+                    f"type {type(is_leaf).__name__}.") from None
 
 
 def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -496,7 +508,11 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
   >>> tree_leaves([None, 1, (2, None)])
   [1, 2]
   """
-  return optree.tree_leaves(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+  try:
+    return optree.tree_leaves(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+  except TypeError:
+    _check_is_leaf(is_leaf)
+    raise
 
 
 def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
@@ -505,8 +521,12 @@ def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> P
   >>> tree_structure((1, [2])).num_leaves
   2
   """
-  return sorted_dicts(optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
-                                            namespace=NAMESPACE))
+  try:
+    return sorted_dicts(optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
+                                              namespace=NAMESPACE))
+  except TypeError:
+    _check_is_leaf(is_leaf)
+    raise
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -520,63 +540,106 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
   expected = treedef.num_leaves
   if len(leaves) != expected:
     which = "few" if len(leaves) < expected else "many"
-    raise ValueError(
-        f"tree_unflatten: too {which} leaves for treedef {treedef}: "
-        f"it has {expected} leaves, got {len(leaves)}.")
+    raise ValueError(f"Too {which} leaves for PyTreeDef; expected {expected}, got {len(leaves)} "
+                     f"(tree_unflatten of {treedef}).")
   return treedef.unflatten(leaves)
 
 
 def _flatten_up_to(treedef: PyTreeDef, tree: Any, fn_name: str, what: str, first: str,
-                   prefix: Any = _NO_PREFIX, is_leaf=None) -> list:
-  """``treedef.flatten_up_to(tree)`` with an error naming both structures: JAX's where the
-  prefix tree itself is at hand (``prefix``), ember's otherwise."""
+                   prefix: Any = _NO_PREFIX, is_leaf=None, name: str | None = None) -> list:
+  """``treedef.flatten_up_to(tree)``, raising JAX's message (the key path of the first difference,
+  under ``name``) where the prefix tree itself is at hand (``prefix``), ember's naming both
+  structures otherwise. With the prefix at hand it also refuses what optree lets through and JAX
+  does not: a dict for an OrderedDict, OrderedDicts in another key order, another defaultdict
+  factory."""
+  name = name or f"{fn_name} tree"
   try:
-    return treedef.flatten_up_to(tree)
+    subtrees = treedef.flatten_up_to(tree)
   except ValueError as e:
     if prefix is not _NO_PREFIX:
-      msg = _structure_error(prefix, tree, (), f"{fn_name} tree", is_leaf)
+      msg = _structure_error(prefix, tree, (), name, is_leaf)
       if msg is not None:
         raise ValueError(msg) from None
     raise ValueError(
         f"{fn_name}: the structure of {what} does not match {first} (the structure of {first} "
         f"must be equal to, or a prefix of, that of {what}).\n"
         f"  {first}: {treedef}\n  {what}: {tree_structure(tree)}\n  detail: {e}") from None
+  if prefix is not _NO_PREFIX and optree.tree_structure(
+      tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE) != treedef:
+    msg = _structure_error(prefix, tree, (), name, is_leaf)
+    if msg is not None:
+      raise ValueError(msg)
+  return subtrees
 
 
 def _structure_error(prefix, full, path: tuple, name: str, is_leaf) -> str | None:
-  """JAX's message for the first place where ``full`` does not have ``prefix``'s structure."""
+  """JAX's message for the first place where ``full`` does not have ``prefix``'s structure (None
+  where it does): the key path, what kind of difference, and the two subtrees' types."""
+  if (is_leaf is not None and is_leaf(prefix)) or (prefix is not None and optree.tree_is_leaf(
+      prefix, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)):
+    return None  # a prefix leaf stands for any subtree
   if prefix is None and full is None:
     return None
-  if prefix is not None and ((is_leaf is not None and is_leaf(prefix)) or
-                             treedef_is_leaf(tree_structure(prefix))):
-    return None  # a prefix leaf stands for any subtree
   where = f"pytree structure error: {{}} at key path\n    {name}{''.join(path)}\n"
+  said = f"At that key path, the prefix pytree {name} has a subtree of type"
   if type(prefix) is not type(full):
-    return (where.format("different types") + f"At that key path, the prefix pytree {name} "
-            f"has a subtree of type\n    {type(prefix)}\nbut at the same key path the full "
-            f"pytree has a subtree of different type\n    {type(full)}.")
+    return (where.format("different types") + f"{said}\n    {type(prefix)}\nbut at the same key "
+            f"path the full pytree has a subtree of different type\n    {type(full)}.")
   if isinstance(prefix, (list, tuple)) and len(prefix) != len(full):
     kind = type(prefix).__name__
-    return (where.format(f"different lengths of {kind}") + f"At that key path, the prefix "
-            f"pytree {name} has a subtree of type {kind} of length {len(prefix)}, but the full "
-            f"pytree has a subtree of the same type but of length {len(full)}.")
-  p = optree.tree_flatten_one_level(prefix, namespace=NAMESPACE)
-  f = optree.tree_flatten_one_level(full, namespace=NAMESPACE)
-  if isinstance(prefix, dict) and p.entries != f.entries:
-    a, b = repr(tuple(p.entries)), repr(tuple(f.entries))
-    diff = "\n".join("    " + line for line in difflib.ndiff([a], [b]))  # as JAX lays it out
-    return (where.format("different pytree metadata") + f"At that key path, the prefix pytree "
-            f"{name} has a subtree of type\n    {type(prefix)}\nwith metadata\n    {a}\nbut "
-            f"at the same key path the full pytree has a subtree of the same type but with "
-            f"metadata\n    {b}\nso the diff in the metadata at these pytree nodes is\n{diff}")
+    return (where.format(f"different lengths of {kind}") + f"{said} {kind} of length "
+            f"{len(prefix)}, but the full pytree has a subtree of the same type but of length "
+            f"{len(full)}.")
+  p, f = _one_level(prefix), _one_level(full)
   if len(p.children) != len(f.children):
-    return None
-  for entry, pc, fc in zip(p.entries, p.children, f.children):
-    key = f"[{entry!r}]" if isinstance(prefix, dict) or isinstance(entry, int) else f".{entry}"
+    pk, fk = _child_keys(prefix, p), _child_keys(full, f)
+    only = [k for k in pk if k not in fk] + [k for k in fk if k not in pk]
+    return (where.format("different numbers of pytree children") + f"{said}\n    "
+            f"{type(prefix)}\nwith {len(pk)} child keys\n    {' '.join(map(str, pk))}\nbut at "
+            f"the same key path the full pytree has a subtree of the same type but with "
+            f"{len(fk)} child keys\n    {' '.join(map(str, fk))}\nso the symmetric difference on "
+            f"key sets is\n    {' '.join(map(str, only))}")
+  pm, fm = _metadata(prefix, p), _metadata(full, f)
+  if _differ(pm, fm):
+    pm, fm = str(pm), str(fm)
+    diff = "\n".join("    " + line for line in difflib.ndiff([pm], [fm]))  # as JAX lays it out
+    return (where.format("different pytree metadata") + f"{said}\n    {type(prefix)}\nwith "
+            f"metadata\n    {pm}\nbut at the same key path the full pytree has a subtree of the "
+            f"same type but with metadata\n    {fm}\nso the diff in the metadata at these pytree "
+            f"nodes is\n{diff}")
+  keys = [str(_to_key(a[0])) for a in optree.tree_flatten_with_accessor(
+      prefix, lambda x: x is not prefix, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)[0]]
+  for key, pc, fc in zip(keys, p.children, f.children):
     msg = _structure_error(pc, fc, path + (key,), name, is_leaf)
     if msg is not None:
       return msg
   return None
+
+
+def _one_level(node):
+  return optree.tree_flatten_one_level(node, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
+
+
+def _child_keys(node, level) -> list:
+  """A node's child keys as JAX lists them: a dict's keys, else the children's positions."""
+  return list(level.entries) if isinstance(node, dict) else list(range(len(level.children)))
+
+
+def _metadata(node, level) -> Any:
+  """A node's metadata as JAX compares and prints it: a dict's keys (in its order: sorted for a
+  plain dict), a defaultdict's factory with them, a custom node's auxiliary data."""
+  if isinstance(node, collections.defaultdict):
+    return (node.default_factory, tuple(level.entries))
+  if isinstance(node, dict):
+    return tuple(level.entries)
+  return None if isinstance(node, (list, tuple)) else level.metadata
+
+
+def _differ(a, b) -> bool:
+  try:
+    return bool(a != b)
+  except Exception:  # noqa: BLE001 (metadata without a plain ==, e.g. arrays: compare the text)
+    return str(a) != str(b)
 
 
 def _rest_leaves(fn_name: str, treedef: PyTreeDef, rest: tuple, first: Any = _NO_PREFIX,
@@ -649,7 +712,9 @@ def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None,
   inner_size, outer_size = inner_treedef.num_leaves, outer_treedef.num_leaves
   if treedef.num_leaves != inner_size * outer_size:
     expected = outer_treedef.compose(inner_treedef)
-    raise TypeError(f"Mismatch\n{treedef}\n != \n{expected}")
+    raise TypeError(f"Mismatch\n{treedef}\n != \n{expected}\n(tree_transpose: the structure of "
+                    "pytree_to_transpose, first, must be outer_treedef composed with "
+                    "inner_treedef, second.)")
   rows = [leaves[i * inner_size:(i + 1) * inner_size] for i in range(outer_size)]
   columns = zip(*rows) if rows else [()] * inner_size
   return inner_treedef.unflatten([outer_treedef.unflatten(col) for col in columns])
@@ -663,7 +728,8 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any,
   [(1, 1), {'a': [2, 2]}]
   """
   prefix_leaves, prefix_def = flatten(prefix_tree, is_leaf)
-  subtrees = _flatten_up_to(prefix_def, full_tree, "tree_broadcast", "full_tree", "prefix_tree")
+  subtrees = _flatten_up_to(prefix_def, full_tree, "tree_broadcast", "full_tree", "prefix_tree",
+                            prefix_tree, is_leaf, "broadcast_prefix prefix_tree")
   return tree_structure(full_tree).unflatten(_repeat_over(prefix_leaves, subtrees))
 
 
@@ -743,6 +809,7 @@ def tree_flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None
   >>> tree_flatten_with_path({'a': [1]})[0]
   [((DictKey(key='a'), SequenceKey(idx=0)), 1)]
   """
+  _check_is_leaf(is_leaf)
   if is_leaf_takes_path and is_leaf is not None:
     return _flatten_with_path_pred(tree, is_leaf)
   accessors, leaves, treedef = optree.tree_flatten_with_accessor(
@@ -771,7 +838,9 @@ def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any,
   pairs, treedef = tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
   paths = [p for p, _ in pairs]
   leaves = [x for _, x in pairs]
-  others = _rest_leaves("tree_map_with_path", treedef, rest)
+  # (an is_leaf taking paths cannot judge a subtree alone: ember's message then, not JAX's)
+  others = _rest_leaves("tree_map_with_path", treedef, rest,
+                        _NO_PREFIX if is_leaf_takes_path else tree, is_leaf)
   return treedef.unflatten(map(f, paths, leaves, *others))
 
 
@@ -811,6 +880,7 @@ def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = 
   >>> all_leaves([1, 2.0]), all_leaves([1, None]), all_leaves([(1,)])
   (True, False, False)
   """
+  _check_is_leaf(is_leaf)
   return optree.all_leaves(
       iterable, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
 

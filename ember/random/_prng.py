@@ -843,7 +843,14 @@ def split(key, num: int | Sequence[int] = 2):
              [ 928981903, 3453687069]], dtype=uint32)
   """
   keys, typed = check_key("split", key)
-  shape = tuple(num) if isinstance(num, Sequence) else (operator.index(num),)
+  if isinstance(num, Sequence):
+    shape = tuple(num)
+  else:
+    try:
+      shape = (operator.index(num),)
+    except TypeError:
+      raise TypeError(f"split: num must be an int or a shape (a sequence of ints), got {num!r} "
+                      f"of type {type(num).__name__}.") from None
   shape = canonicalize_shape(shape, "split")
   out = jitted(_split, shape=shape)(keys)
   return keys._like(out) if typed else out

@@ -6,12 +6,15 @@ maximum as it is, in the input's dtype (so an infinite maximum gives NaN, and un
 wrap), exactly as JAX's do."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ember import lax
 from ember import numpy as jnp
 from ember.scipy._util import promote_inexact
-from ember.transforms.custom import stop_gradient
+from ember.config import config
+from ember.transforms.custom import custom_jvp, stop_gradient
 
 __all__ = ["log_softmax", "logsumexp", "softmax"]
 
@@ -76,11 +79,31 @@ def softmax(x, axis=-1, where=None):
       >>> softmax(jnp.array([0., 1., 2.]))
       Array([0.09003057, 0.24472848, 0.66524094], dtype=float32)
   """
-  x_max = jnp.max(x, axis=axis, keepdims=True, where=where, initial=-np.inf)
-  x_safe = x if where is None else jnp.where(where, x, -np.inf)
-  unnormalized = jnp.exp(x_safe - stop_gradient(x_max))
+  if config.jax_softmax_custom_jvp:
+    return _softmax(x, axis, where, -np.inf)
+  return _softmax_formula(x, axis, where, -np.inf, stop_gradient)
+
+
+def _softmax_formula(x, axis, where, initial, hold=lambda m: m):
+  """softmax's arithmetic; ``hold`` is applied to the subtracted maximum."""
+  x_max = jnp.max(x, axis=axis, keepdims=True, where=where, initial=initial)
+  x_safe = x if where is None else jnp.where(where, x, initial)
+  unnormalized = jnp.exp(x_safe - hold(x_max))
   out = unnormalized / jnp.sum(unnormalized, axis=axis, where=where, keepdims=True)
   return out if where is None else jnp.where(where, out, 0)
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(1,))
+def _softmax(x, axis, where, initial):
+  """softmax under ``jax_softmax_custom_jvp``: differentiated by its rule, not its formula."""
+  return _softmax_formula(x, axis, where, initial)
+
+
+@_softmax.defjvp
+def _softmax_jvp(axis, primals, tangents):
+  (x, where, initial), (x_dot, _, _) = primals, tangents
+  y = _softmax(x, axis, where, initial)
+  return y, y * (x_dot - (y * x_dot).sum(axis, where=where, keepdims=True))
 
 
 def log_softmax(x, axis=-1, where=None):

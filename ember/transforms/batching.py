@@ -35,6 +35,7 @@ from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr, NameTransform
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["AxisData", "BatchTrace", "BatchTracer", "vmap", "not_mapped", "batch_jaxpr", "moveaxis",
            "bump_dims",
@@ -322,9 +323,16 @@ def prefix_leaves(spec, tree, what: str, transform: str = "vmap", is_leaf=None) 
     return [s for s, sub in zip(specs, spec_def.flatten_up_to(tree))
             for _ in pytree.flatten(sub, is_leaf)[0]]
   except ValueError:
-    raise ValueError(f"{transform} {what} specification must be a tree prefix of the corresponding "
-                     f"value; got {what}={spec!r} for a value of structure "
-                     f"{pytree.flatten(tree)[1]}.") from None
+    head = (f"{transform} {what} specification must be a tree prefix of the corresponding value; "
+            f"got {what}={spec!r} for a value of structure {pytree.flatten(tree)[1]}.")
+    detail = pytree._structure_error(spec, tree, (), f"{transform} {what}",
+                                     lambda x: x is None or (is_leaf is not None and is_leaf(x)))
+    if detail is not None:
+      head += f"\n  Mismatch details (the first found):\n  {detail}"
+      if what == "in_axes":
+        head += (f"\n\nHere the full pytree is the tuple of arguments passed positionally to the "
+                 f"{transform}ped function, and `in_axes` must be a tree prefix of it.")
+    raise ValueError(head) from None
 
 
 def _describe_arg(names: list[str], i: int) -> str:
@@ -450,6 +458,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name=None,
   _check_axes_spec(out_axes, "out_axes")
 
   @functools.wraps(fun)
+  @api_boundary
   @core.leak_checked
   def vmap_f(*args, **kwargs):
     if isinstance(in_axes, tuple) and len(in_axes) != len(args):

@@ -34,6 +34,7 @@ from ember.transforms import batching
 from ember.transforms.custom_bwd import bwd_cotangents
 from ember.transforms.staging import fun_name, trace_to_jaxpr
 from ember.transforms.jit import hoist_consts
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "stop_gradient",
            "checkpoint", "remat", "SymbolicZero", "CustomVJPPrimal", "zero_from_primal",
@@ -292,6 +293,14 @@ custom_jvp_call_p.pp_params = lambda p: {"name": p["name"], "call_jaxpr": p["cal
                                          "jvp": p["jvp"], "symbolic_zeros": p["symbolic_zeros"]}
 
 
+def _check_callable(fun, what: str) -> None:
+  """A TypeError at decoration time for a ``fun`` that is not a function (JAX fails later, with
+  an AttributeError from looking up its ``__name__``)."""
+  if not callable(fun):
+    raise TypeError(f"{what} expects a callable fun to decorate, got {fun!r} of type "
+                    f"{type(fun).__name__}.")
+
+
 class custom_jvp:
   """A function with a user-defined jvp rule (used by forward and reverse mode alike).
 
@@ -311,6 +320,7 @@ class custom_jvp:
   """
 
   def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    _check_callable(fun, type(self).__name__)
     functools.update_wrapper(self, fun)
     self.fun = fun
     self.nondiff_argnums = tuple(nondiff_argnums)
@@ -339,6 +349,7 @@ class custom_jvp:
   def __get__(self, obj, objtype=None):
     return self if obj is None else functools.partial(self, obj)
 
+  @api_boundary
   def __call__(self, *args, **kwargs):
     if self.jvp is None:
       raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using "
@@ -358,18 +369,21 @@ class custom_jvp:
       t_args = pytree.unflatten(in_tree, [SymbolicZero(t.aval) if type(t) is Zero else t
                                           for t in tangents])
       nd = [nondiff[i] for i in sorted(nondiff)]
-      if nd:
-        out, t_out = user_jvp(*nd, tuple(p_args), tuple(t_args))
-      else:
-        out, t_out = user_jvp(tuple(p_args), tuple(t_args))
+      pair = user_jvp(*nd, tuple(p_args), tuple(t_args))
+      rule = f"Custom JVP rule {fun_name(user_jvp)} for function {self.__name__}"
+      if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+        raise TypeError(f"{rule} must produce a pair (list or tuple of length two) representing "
+                        f"primal and tangent outputs, but got {pair}.")
+      out, t_out = pair
       o_leaves, o_tree = pytree.flatten(out)
       t_leaves, t_tree = pytree.flatten(t_out, is_leaf=_is_symbolic_zero)
       t_leaves = [Zero(t.aval) if type(t) is SymbolicZero else t for t in t_leaves]
-      if o_tree != out_tree or t_tree != out_tree:
-        raise TypeError(
-            f"Custom JVP rule of {self.__name__} must produce primal and tangent outputs with "
-            f"the same container structure as the function's output {out_tree}; got primal "
-            f"structure {o_tree} and tangent structure {t_tree}.")
+      if o_tree != t_tree:
+        raise TypeError(f"{rule} must produce primal and tangent outputs with equal container "
+                        f"(pytree) structures, but got {o_tree} and {t_tree} respectively.")
+      if o_tree != out_tree:  # JAX does not check this, and goes on with a wrong output
+        raise TypeError(f"{rule} must produce primal outputs with the container (pytree) "
+                        f"structure of the function's output {out_tree}, but got {o_tree}.")
       if len(o_leaves) != n_out:
         raise TypeError("custom_jvp rule returned the wrong number of outputs")
       _check_tangent_types(o_leaves, t_leaves)
@@ -474,6 +488,7 @@ class custom_vjp:
   """
 
   def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    _check_callable(fun, type(self).__name__)
     functools.update_wrapper(self, fun)
     self.fun = fun
     self.nondiff_argnums = tuple(nondiff_argnums)
@@ -486,6 +501,7 @@ class custom_vjp:
   def __get__(self, obj, objtype=None):
     return self if obj is None else functools.partial(self, obj)
 
+  @api_boundary
   def __call__(self, *args, **kwargs):
     if self.fwd is None:
       raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using "
@@ -508,12 +524,21 @@ class custom_vjp:
       if symbolic:
         perturbed = (True,) * len(primals) if perturbed is None else perturbed
         primals = [CustomVJPPrimal(p, bool(z)) for p, z in zip(primals, perturbed)]
-      out, res = user_fwd(*with_nondiff(pytree.unflatten(in_tree, primals)))
+      pair = user_fwd(*with_nondiff(pytree.unflatten(in_tree, primals)))
+      if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+        rule, fn = fun_name(user_fwd), self.__name__
+        raise TypeError(
+            f"Custom VJP fwd rule {rule} for function {fn} must produce a pair (list or tuple of "
+            f"length two) where the first element represents the primal output (equal to those "
+            f"of the custom_vjp-decorated function {fn}) and the second element represents "
+            f"residuals (i.e. values stored from the forward pass for use on the backward "
+            f"pass), but instead of a pair the fwd rule {rule} produced {pair}.")
+      out, res = pair
       o_leaves, o_tree = pytree.flatten(out)
       if o_tree != out_tree:
-        raise TypeError(f"Custom VJP fwd rule {getattr(user_fwd, '__name__', user_fwd)} must "
-                        f"produce a pair (output, residuals) whose output has the structure of "
-                        f"the function's output {out_tree}; got {o_tree}.")
+        raise TypeError(f"Custom VJP fwd rule {fun_name(user_fwd)} for function "
+                        f"{self.__name__} must produce a pair (output, residuals) whose output "
+                        f"has the structure of the function's output {out_tree}; got {o_tree}.")
       r_leaves, r_tree = pytree.flatten(res)
       res_tree_box[:] = [r_tree]
       return o_leaves, r_leaves

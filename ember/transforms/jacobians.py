@@ -19,6 +19,7 @@ from ember.core import trace as core
 from ember.transforms.batching import vmap
 from ember.transforms.jvp import jvp
 from ember.transforms.linearize import _argnums_tuple, _check_input_dtype, vjp
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian"]
 
@@ -93,6 +94,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
       Array([[1.       , 0.       ],
              [0.       , 0.5403023]], dtype=float32)
   """
+  @api_boundary
   def jac_f(*args, **kwargs):
     seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, False, "jacfwd")
     pushfwd = lambda basis: jvp(f, diff, basis, has_aux=has_aux)
@@ -112,6 +114,7 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
       >>> ember.jacrev(lambda x: jnp.sum(x ** 3))(jnp.array([1.0, 2.0]))
       Array([ 3., 12.], dtype=float32)
   """
+  @api_boundary
   def jac_f(*args, **kwargs):
     seq, diff, f = _prepare(fun, argnums, args, kwargs, holomorphic, allow_int, "jacrev")
     out = vjp(f, *diff, has_aux=has_aux)

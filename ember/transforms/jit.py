@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import inspect
 import operator
+import time
 import warnings
 import weakref
 from typing import Any, Callable
@@ -39,6 +40,8 @@ from ember.backend.array import (ArrayImpl, abstractify, committed_device, devic
                                  to_buffer)
 from ember.backend.compile import Executable, LRUCache, compile_jaxpr, donation_attrs
 from ember.backend.compile import module_text as compile_module_text
+from ember._src import traceback_util
+from ember.transforms import cache_misses
 from ember.transforms.staging import (DebugInfo, abstract_leaf, arg_names, fun_name,
                                     trace_to_jaxpr)
 
@@ -162,13 +165,31 @@ def _sharding_leaves(shardings, treedef, what: str) -> list:
     out = pytree.broadcast_prefix(shardings, pytree.unflatten(treedef, [0] * n),
                                   is_leaf=lambda x: x is None)
   except ValueError:
-    raise ValueError(f"jit {what} must be a sharding or a pytree prefix of the "
-                     f"{'arguments' if what == 'in_shardings' else 'outputs'} ({treedef}), "
-                     f"got {shardings!r}.") from None
+    raise ValueError(_sharding_mismatch(shardings, pytree.unflatten(treedef, [0] * n), what)
+                     ) from None
   for s in out:
     if s is not None and not isinstance(s, Sharding):
       raise TypeError(f"jit {what} leaves must be shardings or None, got {s!r}.")
   return out
+
+
+def _sharding_mismatch(shardings, full, what: str) -> str:
+  """The error for shardings that are not a pytree prefix of the arguments (``full`` is the
+  ``(args, kwargs)`` tree; ``shardings`` then ``(in_shardings, None)``) or of the outputs: the
+  key path of the first difference, as JAX words it."""
+  if what == "in_shardings":
+    shardings, full = shardings[0], full[0]  # matched against the positional arguments
+    if isinstance(shardings, (tuple, list)) and len(shardings) != len(full):
+      return ("pjit in_shardings specification must be a tree prefix of the positional "
+              "arguments tuple: a Sharding, a PartitionSpec, or a tuple of length equal to the "
+              "number of positional arguments. But pjit in_shardings is the wrong length: got a "
+              f"tuple or list of length {len(shardings)} for an args tuple of length "
+              f"{len(full)}.")
+  detail = pytree._structure_error(shardings, full, (), f"pjit {what}", lambda x: x is None)
+  if detail is None:
+    of = "positional arguments" if what == "in_shardings" else "outputs"
+    return f"jit {what} must be a sharding or a pytree prefix of the {of}, got {shardings!r}."
+  return f"Mismatch details (1 found):\n{detail}"
 
 
 class _Entry:
@@ -237,8 +258,7 @@ class _Entry:
 def _normalize_argnums(argnums, n_params) -> tuple[int, ...]:
   if argnums is None:
     return ()
-  if isinstance(argnums, int):
-    argnums = (argnums,)
+  argnums = _index_tuple(argnums, "static_argnums")
   return tuple(sorted(a if a >= 0 or n_params is None else a + n_params for a in argnums))
 
 
@@ -272,17 +292,24 @@ class _StaticKey:
     return self.value is other.value or bool(self.value == other.value)
 
 
-def _index_tuple(x) -> tuple[int, ...]:
+def _index_tuple(x, what: str = "donate_argnums") -> tuple[int, ...]:
   try:
     return (operator.index(x),)
   except TypeError:
+    pass
+  try:
     return tuple(map(operator.index, x))
+  except TypeError as e:
+    raise TypeError(f"{what} must be an int or a sequence of ints, got {x!r}: {e}.") from None
 
 
-def _str_tuple(x) -> tuple[str, ...]:
+def _str_tuple(x, what: str = "donate_argnames") -> tuple[str, ...]:
   if isinstance(x, str):
     return (x,)
-  out = tuple(x)
+  try:
+    out = tuple(x)
+  except TypeError as e:
+    raise TypeError(f"{what} must be a str or a sequence of strs, got {x!r}: {e}.") from None
   for name in out:
     if not isinstance(name, str):
       raise TypeError(f"argument is not a string: {name}")
@@ -424,9 +451,7 @@ class PjitFunction:
       self.__signature__ = sig
     n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) \
         if sig else None
-    if isinstance(static_argnames, str):
-      static_argnames = (static_argnames,)
-    static_argnames = tuple(static_argnames or ())
+    static_argnames = _str_tuple(static_argnames or (), "static_argnames")
     self._static_argnums = _normalize_argnums(static_argnums, n_pos)
     # JAX infers the positions of static argnames and the names of static argnums.
     pos_names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
@@ -474,8 +499,12 @@ class PjitFunction:
       elif self._inline:  # under a transform an inlined jit is just its function
         return self._fun(*args, **kwargs)
       return self._call_python(args, kwargs)
-    except _JaxRuntimeError:
+    except _JaxRuntimeError as e:
       _raise_if_deleted((args, kwargs))
+      traceback_util.filter_in_place(e)
+      raise
+    except Exception as e:
+      traceback_util.filter_in_place(e)
       raise
 
   def _cpp_miss(self, *args, **kwargs):
@@ -701,10 +730,17 @@ class PjitFunction:
 
     traced = self._traces.get(key)  # traced already by a jit of fun with other options?
     if traced is None:
-      debug = DebugInfo("jit", self._fun,
-                        lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
+      names = functools.cache(
+          lambda: arg_names(self._fun, args, kwargs, static_argnums, static_argnames))
+      cache_misses.record_trace(self._fun, self.__name__, args, kwargs, static_argnums,
+                                static_argnames, self._pos_names, names, avals, _state.axis_env)
+      debug = DebugInfo("jit", self._fun, names)
+      t0 = time.perf_counter()
       with monitoring.timed("/jax/core/compile/jaxpr_trace_duration", fun_name=self.__name__):
         closed = trace_to_jaxpr(flat_fun, avals, debug)
+      if config.jax_log_compiles:
+        cache_misses.logger.warning("Finished tracing %s for jit in %.9f sec", self.__name__,
+                                    time.perf_counter() - t0)
       traced = self._traces[key] = (closed, out_tree_box[0])
     closed, out_tree = traced
     entry = _Entry(closed, out_tree, in_tree, self._donated_leaves(args, kwargs),
@@ -743,6 +779,8 @@ class PjitFunction:
   def clear_cache(self):
     self._cache.clear()
     self._traces.clear()
+    if self._cpp is not None:
+      self._cpp._clear_cache()
 
 
 # --- jax_debug_nans / jax_debug_infs --------------------------------------------------------

@@ -21,6 +21,7 @@ from ember.core.aval import ShapedArray
 from ember.core.jaxpr import NameTransform
 from ember.transforms.ad_util import (Zero, tangent_aval, instantiate, float0, flatten_fun,
                                       split_aux)
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["JVPTrace", "JVPTracer", "jvp", "jvp_flat"]
 
@@ -119,6 +120,7 @@ def _as_tangent_value(t, aval):
   return t
 
 
+@api_boundary
 def jvp(fun: Callable, primals, tangents, has_aux: bool = False):
   """Evaluate ``fun`` at ``primals`` and its derivative along ``tangents``.
 

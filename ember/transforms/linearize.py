@@ -27,7 +27,8 @@ from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, insta
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
 from ember.transforms.jvp import jvp_flat
-from ember.transforms.staging import DynamicJaxprTrace, JaxprTracer
+from ember.transforms.staging import DebugInfo, DynamicJaxprTrace, JaxprTracer
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["LinearizeTrace", "linearize_flat", "backward_pass", "linearize", "vjp", "grad",
            "value_and_grad", "linear_transpose"]
@@ -166,7 +167,8 @@ class _VJP:
   twice), then the other residuals."""
 
   def __init__(self, closed, out_tree, out_avals, in_tree, in_avals, n_main, spec=None,
-               args_res=None):
+               args_res=None, fun_src="the function"):
+    self.fun_src = fun_src  # "f at file:line", for error messages
     self.closed, self.out_tree, self.out_avals = closed, out_tree, out_avals
     self.in_tree, self.in_avals, self.n_main = in_tree, in_avals, n_main
     # spec: per residual, (True, i) for primal input i or (False, j) for the j-th other one
@@ -178,25 +180,23 @@ class _VJP:
     opaque = [c for c, (is_arg, _) in zip(self.closed.consts, self.spec) if not is_arg]
     leaves = [a for a in self.args_res or () if a is not None] + opaque
     return leaves, (self.closed.jaxpr, self.out_tree, tuple(self.out_avals), self.in_tree,
-                    tuple(self.in_avals), self.n_main, self.spec, needed)
+                    tuple(self.in_avals), self.n_main, self.spec, needed, self.fun_src)
 
   @classmethod
   def _unflatten(cls, aux, leaves):
-    jaxpr, out_tree, out_avals, in_tree, in_avals, n_main, spec, needed = aux
+    jaxpr, out_tree, out_avals, in_tree, in_avals, n_main, spec, needed, src = aux
     it = iter(leaves)
     args_res = [next(it) if n else None for n in needed] if needed else None
     opaque = list(it)
     consts = [args_res[i] if is_arg else opaque[i] for is_arg, i in spec]
     return cls(ClosedJaxpr(jaxpr, consts), out_tree, out_avals, in_tree, in_avals, n_main, spec,
-               args_res)
+               args_res, src)
 
   def __call__(self, *cts):
     ct = cts[0] if len(cts) == 1 else cts
     leaves, tree = pytree.flatten(ct)
     if tree != self.out_tree:
-      raise ValueError(f"unexpected tree structure.\n\nThe argument to a VJP function returned "
-                       f"by `vjp` must match the pytree structure of the differentiated "
-                       f"function's output: expected {self.out_tree}, got {tree}.")
+      raise ValueError(_vjp_structure_error(self.out_tree, tree, self.fun_src))
     for c, a in zip(leaves, self.out_avals):
       ca = core.get_aval(c)
       if ca.shape != a.shape or (dtypes.is_inexact(a.dtype) and ca.dtype != a.dtype):
@@ -212,6 +212,19 @@ class _VJP:
     ins = backward_pass(self.closed.jaxpr, self.closed.consts, ct_all)
     outs = [_zeros(a) if type(c) is Zero else c for c, a in zip(ins, self.in_avals)]
     return pytree.unflatten(self.in_tree, outs)
+
+
+def _vjp_structure_error(want, got, fun_src: str) -> str:
+  """JAX's message for cotangents of the wrong tree structure: every place where they differ
+  from the differentiated function's output, by key path."""
+  from ember.primitives.control_flow.common import describe_nodes, structure_differences
+  lines = []
+  for path, kind in structure_differences(want, got):
+    d1, d2, why = describe_nodes(want, got, path, kind, "a pytree leaf")
+    lines.append(f"  * out{path} was {d1} in the original output, but {d2} here, so {why}.")
+  return ("unexpected tree structure.\n\nThe argument to a VJP function returned by `jax.vjp` "
+          f"must match the pytree\nstructure of the differentiated function {fun_src}.\n\nBut "
+          "the tree structures differ:\n" + "\n".join(lines))
 
 
 def _residual_spec(residuals: Sequence, primals: Sequence) -> tuple[tuple, list]:
@@ -231,6 +244,7 @@ def _residual_spec(residuals: Sequence, primals: Sequence) -> tuple[tuple, list]
   return tuple(spec), [p if id(p) in used else None for p in primals]
 
 
+@api_boundary
 def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
   """``fun(*primals)`` and a function mapping output cotangents to input cotangents.
 
@@ -256,11 +270,13 @@ def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
   n_main = len(main)
   spec, args_res = _residual_spec(closed.consts, leaves)
   pullback = _VJP(closed, out_box[0], out_avals, in_tree,
-                  [tangent_aval(core.get_aval(p)) for p in leaves], n_main, spec, args_res)
+                  [tangent_aval(core.get_aval(p)) for p in leaves], n_main, spec, args_res,
+                  DebugInfo("vjp", fun).func_src)
   out = pytree.unflatten(out_box[0], main)
   return (out, pullback, aux) if has_aux else (out, pullback)
 
 
+@api_boundary
 def linearize(fun: Callable, *primals, has_aux: bool = False):
   """``fun(*primals)`` and its linearization ``f_jvp(*tangents)`` (a linear function).
 
@@ -343,8 +359,13 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     ct = cts[0] if len(cts) == 1 else cts
     ct_leaves, tree = pytree.flatten(ct)
     if tree != out_box[0]:
-      raise TypeError(f"cotangent tree structure {tree} does not match the output's "
-                      f"{out_box[0]}.")
+      raise TypeError(f"cotangent tree does not match function output, expected {out_box[0]} "
+                      f"but got {tree}")
+    got = [core.get_aval(c) for c in ct_leaves]
+    if any((g.shape, g.dtype) != (a.shape, a.dtype) for g, a in zip(got, closed.out_avals)):
+      raise TypeError(f"cotangent type does not match function output, expected "
+                      f"{tuple(a.strip_weak_type() for a in closed.out_avals)} but got "
+                      f"{ct_leaves}")
     ins = backward_pass(closed.jaxpr, closed.consts, [_as_array(c) for c in ct_leaves])
     return pytree.unflatten(in_tree, [_zeros(a) if type(c) is Zero else c
                                       for c, a in zip(ins, in_avals)])
@@ -370,6 +391,10 @@ def _argnums_tuple(argnums, nargs: int, fname: str):
       raise ValueError(f"Positional argument indices, e.g. for `static_argnums`, must have value "
                        f"greater than or equal to -len(args) and less than len(args), but got "
                        f"value {a} for len(args) == {nargs}.")
+    if a >= nargs and fname == "jacobian":  # (jacfwd / jacrev / hessian: JAX's ValueError)
+      raise ValueError(f"argnums={argnums!r} is out of range: the function was called with "
+                       f"{nargs} positional arguments, so argnums must be in [-{nargs}, "
+                       f"{nargs}).")
     if a >= nargs:
       raise TypeError(f"differentiating with respect to argnums={argnums!r} requires at least "
                       f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
@@ -452,8 +477,12 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
   """
   if reduce_axes:
     raise NotImplementedError("reduce_axes argument to grad is deprecated")
+  if not callable(fun):
+    raise TypeError(f"Expected a callable value, got {fun!r}: the fun argument of grad / "
+                    "value_and_grad must be a function.")
   fname = "grad"  # JAX's messages say grad for value_and_grad too
 
+  @api_boundary
   def value_and_grad_f(*args, **kwargs):
     nums, seq = _argnums_tuple(argnums, len(args), fname)
     diff = tuple(args[i] for i in nums)
@@ -496,6 +525,7 @@ def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
     raise NotImplementedError("reduce_axes argument to grad is deprecated")
   vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
+  @api_boundary
   def grad_f(*args, **kwargs):
     out = vg(*args, **kwargs)
     if has_aux:

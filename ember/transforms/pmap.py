@@ -26,6 +26,7 @@ from ember import pytree
 from ember.backend import client
 from ember.backend.sharding import Mesh, PartitionSpec as P
 from ember.transforms.batching import prefix_leaves
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["pmap"]
 
@@ -76,6 +77,7 @@ class _Pmapped:
     self._static, self._devices, self._axis_size, self._donate = static, devices, axis_size, donate
     self._jitted: dict = {}  # (static values, devices...) -> jitted program
 
+  @api_boundary
   def __call__(self, *args, **kwargs):
     nargs = len(args)
     static = tuple(n % nargs if -nargs <= n < nargs else n for n in self._static)

@@ -87,6 +87,7 @@ from ember.transforms.jit import hoist_consts
 from ember.transforms.jit_rules import _jvp_jaxpr, partial_eval_jaxpr
 from ember.transforms.linearize import backward_pass
 from ember.transforms.staging import trace_to_jaxpr, DebugInfo, arg_names
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["shard_map", "shard_map_p"]
 
@@ -566,6 +567,7 @@ class _ShardMapped:
           f"{mesh.axis_names}) is not supported: ember's shard_map makes every mesh axis "
           "manual. Leave axis_names out.")
 
+  @api_boundary
   def __call__(self, *args):
     mesh = self._mesh
     leaves, in_tree = pytree.flatten(args)

@@ -22,10 +22,11 @@ import numpy as np
 
 from ember.core import trace as core
 from ember.core.aval import ShapedArray, ShapeDtypeStruct
-from ember.core.errors import UnexpectedTracerError
+from ember.core.errors import UnexpectedTracerError, leaked_tracer_message
 from ember.backend.array import ArrayImpl
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, NameStack, SourceInfo, Var
 from ember import pytree
+from ember._src.traceback_util import api_boundary
 
 __all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "DebugInfo",
            "arg_names"]
@@ -122,6 +123,15 @@ def _leaf_names(base: str, tree) -> list[str]:
 
 
 class JaxprTracer(core.Tracer):
+  """A value being staged into a jaxpr: its type and the jaxpr variable that holds it (JAX's
+  ``DynamicJaxprTracer``).
+
+  Example:
+      >>> import ember
+      >>> ember.make_jaxpr(lambda x: print(type(x).__name__) or x)(1.0)
+      JaxprTracer
+      { lambda ; a:f32[]. let  in (a,) }
+  """
   __slots__ = ("aval", "_var")  # not "var": x.var() is the NumPy method
 
   def __init__(self, trace: "DynamicJaxprTrace", aval: ShapedArray, var: Var):
@@ -131,6 +141,15 @@ class JaxprTracer(core.Tracer):
 
   def _origin_msg(self) -> str:
     return self._trace.origin_msg(self)
+
+
+def _finished(x: core.Tracer) -> bool:
+  """Whether ``x`` leaked from a trace that has finished: a staging trace's tracer, or a JVP
+  tracer (grad's) whose primal or tangent is one."""
+  if getattr(x._trace, "alive", True) is False:
+    return True
+  return any(isinstance(part, core.Tracer) and _finished(part)
+             for part in (getattr(x, "primal", None), getattr(x, "tangent", None)))
 
 
 class DynamicJaxprTrace(core.Trace):
@@ -169,11 +188,8 @@ class DynamicJaxprTrace(core.Trace):
     if var is not None:
       return var
     if isinstance(x, core.Tracer):
-      if isinstance(x, JaxprTracer) and not x._trace.alive:
-        raise UnexpectedTracerError(
-            f"Encountered an unexpected tracer {x!r}: it was created by a jit or make_jaxpr "
-            "trace that has already finished, and leaked out of it (through a global, a "
-            "closure or an attribute). Return values from the traced function instead.")
+      if _finished(x):
+        raise UnexpectedTracerError(leaked_tracer_message(x))
       aval = x.aval
     else:
       aval = core.get_aval(x)
@@ -338,6 +354,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
   jitted = jit(fun, static_argnums=static_argnums)
 
   @functools.wraps(fun)
+  @api_boundary
   def make_jaxpr_f(*args, **kwargs):
     with contextlib.ExitStack() as stack:
       for name, size in axis_env or ():

@@ -100,7 +100,20 @@ KNOWN: dict[str, str] = {
     "random_api::typed_key_in_jaxpr":
         "decision (docs/differences.md, typed keys): a typed key traces as its uint32[2] data "
         "and split as a jit of threefry2x32; JAX prints a:key<fry>[] and random_split[shape=(2,)]",
+    "error_messages::lax_reshape_to_incompatible_size":
+        "decision (docs/differences.md): lax.reshape to a shape of another size raises TypeError "
+        "'cannot reshape array of shape (6,) (size 6) into shape (4, 2) (size 8)' when traced; "
+        "JAX 0.10.2 lets it reach the compiler (ValueError with the MLIR verifier's text)",
+    "error_messages::jit_out_shardings_single_device_not_a_prefix":
+        "not fixed yet: on one device, with no mesh in the shardings, ember's jit does not match "
+        "out_shardings/in_shardings against the output/argument trees (its dispatch path in "
+        "transforms/jit.py skips them) and returns; JAX raises ValueError 'Mismatch details'. "
+        "With a mesh ember raises JAX's message (error_messages::jit_out_shardings_not_a_prefix)",
     "export_ffi::export_with_symbolic_shape":
         "decision (docs/differences.md, export): no shape polymorphism; ShapeDtypeStruct refuses "
         "symbolic dimensions with NotImplementedError (ember/export/_shape_poly.py)",
+    "missing_names::flatten_one_level_with_keys_of_a_namedtuple":
+        "decision (docs/differences.md, pytrees): jaxlib 0.10.2 names every namedtuple child "
+        "after the first field (GetAttrKey('x') twice); ember gives each child its own field "
+        "(ember/pytree/one_level.py)",
 }

@@ -171,21 +171,27 @@ def _child_keys(spec) -> list[str]:
   return [pytree.keystr(p) for p, _ in pytree.tree_flatten_with_path(one)[0]]
 
 
-def _first_difference(t1, t2, path: str = ""):
-  """(path, kind) of the first node where two tree structures differ, or None."""
-  if t1 == t2:
-    return None
+def _node_difference(t1, t2) -> str | None:
+  """How two tree structures differ at their roots ("type", "length", "metadata"), or None."""
   if t1.is_leaf() or t2.is_leaf() or t1.type is not t2.type:
-    return path, "type"
+    return "type"
   if t1.type in (tuple, list) and t1.num_children != t2.num_children:
-    return path, "length"
+    return "length"
   if t1.num_children != t2.num_children or t1.entries() != t2.entries():
-    return path, "metadata"
-  for key, c1, c2 in zip(_child_keys(t1), t1.children(), t2.children()):
-    d = _first_difference(c1, c2, path + key)
-    if d is not None:
-      return d
-  return path, "metadata"
+    return "metadata"
+  return None
+
+
+def structure_differences(t1, t2, path: str = "") -> list[tuple[str, str]]:
+  """(path, kind) of every outermost node where two tree structures differ, in order."""
+  if t1 == t2:
+    return []
+  kind = _node_difference(t1, t2)
+  if kind is not None:
+    return [(path, kind)]
+  out = [d for key, c1, c2 in zip(_child_keys(t1), t1.children(), t2.children())
+         for d in structure_differences(c1, c2, path + key)]
+  return out or [(path, "metadata")]  # equal shapes, unequal node data (e.g. custom aux data)
 
 
 def _node_at(spec, path: str):
@@ -197,27 +203,32 @@ def _node_at(spec, path: str):
   raise AssertionError(path)
 
 
-def _structure_detail(t1, t2, name1: Callable, name2: Callable, leaf: str) -> str:
-  path, kind = _first_difference(t1, t2)
+def describe_nodes(t1, t2, path: str, kind: str, leaf: str) -> tuple[str, str, str]:
+  """How JAX describes the two differing nodes at ``path``: (the first, the second, why)."""
   n1, n2 = _node_at(t1, path), _node_at(t2, path)
-  a, b = name1(path), name2(path)
   if kind == "type":
-    d1 = leaf if n1.is_leaf() else f"a {n1.type}"
-    d2 = leaf if n2.is_leaf() else f"a {n2.type}"
-    return f"{a} is {d1} but {b} is {d2}, so their Python types differ"
+    return (leaf if n1.is_leaf() else f"a {n1.type}", leaf if n2.is_leaf() else f"a {n2.type}",
+            "their Python types differ")
   if kind == "length":
     name = n1.type.__name__
-    return (f"{a} is a {name} of length {n1.num_children} but {b} is a {name} of length "
-            f"{n2.num_children}, so the lengths do not match")
+    return (f"a {name} of length {n1.num_children}", f"a {name} of length {n2.num_children}",
+            "the lengths do not match")
   if n1.num_children != n2.num_children:
     children = lambda n: f"{n} child" if n == 1 else f"{n} children"  # noqa: E731
     keys = set(n1.entries()) ^ set(n2.entries())
-    return (f"{a} is a {n1.type} with {children(n1.num_children)} but {b} is a {n2.type} with "
-            f"{children(n2.num_children)}, so the numbers of children do not match, with the "
-            f"symmetric difference of key sets: {keys}")
-  return (f"{a} is a {n1.type} with pytree metadata {tuple(n1.entries())} but {b} is a "
-          f"{n2.type} with pytree metadata {tuple(n2.entries())}, so the pytree node metadata "
-          "does not match")
+    return (f"a {n1.type} with {children(n1.num_children)}",
+            f"a {n2.type} with {children(n2.num_children)}",
+            f"the numbers of children do not match, with the symmetric difference of key sets: "
+            f"{keys}")
+  return (f"a {n1.type} with pytree metadata {tuple(n1.entries())}",
+          f"a {n2.type} with pytree metadata {tuple(n2.entries())}",
+          "the pytree node metadata does not match")
+
+
+def _structure_detail(t1, t2, name1: Callable, name2: Callable, leaf: str) -> str:
+  path, kind = structure_differences(t1, t2)[0]
+  d1, d2, why = describe_nodes(t1, t2, path, kind, leaf)
+  return f"{name1(path)} is {d1} but {name2(path)} is {d2}, so {why}"
 
 
 def _type(aval: ShapedArray) -> str:
