@@ -207,6 +207,40 @@ def _dispatch1000(L):
     return Bench(lambda: f(xs).block_until_ready())
 
 
+def tree_10k():
+    """A 10,000-leaf pytree of dicts, lists and tuples (100 layers of {"w": list of 50,
+    "b": tuple of 25 pairs}) with float leaves, so only the pytree machinery is timed."""
+    return {"layer%03d" % i: {"w": [float(j) for j in range(50)],
+                              "b": tuple((float(j), -float(j)) for j in range(25))}
+            for i in range(100)}
+
+
+def _tree_case(op, desc):
+    def build(L):
+        tu = L.jax.tree_util
+        tree = tree_10k()
+        other = tree_10k()
+        leaves, treedef = tu.tree_flatten(tree)
+        stmts = {
+            "flatten": lambda: tu.tree_flatten(tree),
+            "leaves": lambda: tu.tree_leaves(tree),
+            "structure": lambda: tu.tree_structure(tree),
+            "unflatten": lambda: tu.tree_unflatten(treedef, leaves),
+            "map": lambda: tu.tree_map(lambda x: x, tree),
+            "map2": lambda: tu.tree_map(lambda p, g: p - g, tree, other),
+        }
+        return Bench(stmts[op])
+    case("tree_%s_10k" % op, target=1.0, has_numpy=False, desc=desc)(build)
+
+
+_tree_case("flatten", "tree_util.tree_flatten of a 10k-leaf dict/list/tuple tree")
+_tree_case("leaves", "tree_util.tree_leaves of a 10k-leaf dict/list/tuple tree")
+_tree_case("structure", "tree_util.tree_structure of a 10k-leaf dict/list/tuple tree")
+_tree_case("unflatten", "tree_util.tree_unflatten of a 10k-leaf treedef")
+_tree_case("map", "tree_util.tree_map(lambda x: x, tree) over 10k leaves")
+_tree_case("map2", "tree_util.tree_map(lambda p, g: p - g, params, grads) over 10k leaves")
+
+
 def make_chain(jnp, n):
     """A fresh function object: n elementwise ops cycling sin / +1.0 / *2.0."""
     def chain(x):

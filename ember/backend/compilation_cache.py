@@ -74,6 +74,7 @@ from jaxlib import version as _jaxlib_version
 from jaxlib import xla_client as xc
 
 from ember import monitoring
+from ember.backend import lapack
 from ember.config import config, _default_cache_dir
 from ember.version import __version__ as _ember_version
 
@@ -413,6 +414,7 @@ def compile_or_load(text: str, devices, options, compile_fn: Callable[[], Any], 
       >>> type(exe).__name__
       'LoadedExecutable'
   """
+  lapack.initialize_for(text)  # the kernels a program calls must be ready before it runs
   requested = _requested()
   _report(requested)
   path = active_dir()

@@ -9,20 +9,24 @@ themselves. Their options (``uplo``, ``mode``...) are LAPACK's one-character fla
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["lapack_call", "lapack_prefix", "register"]
+__all__ = ["initialize_for", "lapack_call", "lapack_prefix", "register"]
 
-_done = False
+_registered = False
+_initialized = False
+_init_lock = threading.Lock()
 
 
 def register() -> None:
-  global _done
-  if _done:
+  """Register the kernels' custom-call targets with XLA (cheap; done when the client starts)."""
+  global _registered
+  if _registered:
     return
-  _done = True
+  _registered = True
   try:
     from jaxlib import xla_client as xc
     from jaxlib.cpu import _lapack
@@ -31,7 +35,25 @@ def register() -> None:
   for name, capsule in _lapack.registrations().items():
     xc.register_custom_call_target(name, capsule, platform="cpu",
                                    api_version=1 if name.endswith("_ffi") else 0)
-  _lapack.initialize()
+
+
+def initialize_for(text: str) -> None:
+  """Point the kernels at their LAPACK routines before ``text`` (StableHLO) that calls one is
+  compiled or loaded. This imports ``scipy.linalg`` (a few hundred ms), so it waits for the
+  first program that needs it, as JAX's does, instead of slowing the backend's start."""
+  global _initialized
+  if _initialized or "lapack_" not in text:
+    return
+  with _init_lock:  # a second thread waits until the routines are set
+    if _initialized:
+      return
+    try:
+      from jaxlib.cpu import _lapack
+    except ImportError:  # pragma: no cover - jaxlib without LAPACK kernels
+      _lapack = None
+    if _lapack is not None:
+      _lapack.initialize()
+    _initialized = True
 
 
 _PREFIX = {"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}

@@ -172,6 +172,11 @@ def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
   >>> flatten([1, (2, None)])[0]
   [1, 2]
   """
+  fast = _fast_flatten(tree, is_leaf)
+  if fast is not None:
+    spec = _spec_of(fast[1], tree, is_leaf)
+    if spec is not None:
+      return fast[0], spec
   try:
     leaves, treedef = optree.tree_flatten(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
                                           namespace=NAMESPACE)
@@ -179,6 +184,28 @@ def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
     _check_is_leaf(is_leaf)
     raise
   return leaves, sorted_dicts(treedef)
+
+
+_specs_by_jaxlib: dict = {}
+
+
+def _spec_of(jtd, tree: Any, is_leaf) -> PyTreeDef | None:
+  """The (sorted) optree treedef for a jaxlib treedef of ember's registry, built with optree the
+  first time and cached (bounded); None where the jaxlib treedef cannot be a key (unhashable
+  auxiliary data)."""
+  try:
+    spec = _specs_by_jaxlib.get(jtd)
+  except Exception:  # noqa: BLE001
+    return None
+  if spec is None:
+    spec = sorted_dicts(optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
+                                              namespace=NAMESPACE))
+    if spec.num_leaves != jtd.num_leaves:
+      return None
+    if len(_specs_by_jaxlib) >= 4096:
+      _specs_by_jaxlib.clear()
+    _specs_by_jaxlib[jtd] = spec
+  return spec
 
 
 def _check_is_leaf(is_leaf) -> None:
@@ -233,6 +260,13 @@ _FAST_REGISTRY = _jax.pytree.default_registry()
 fast_flatten = _FAST_REGISTRY.flatten
 
 
+# The public tree functions flatten with a private jaxlib registry too (optree's flatten costs
+# several times jaxlib's per node). It holds exactly ember's nodes: the built-ins, deque (a node in
+# optree), and every registered type. A type it refused sends every call down the optree path.
+_TREE_REGISTRY = _jax.pytree.PyTreeRegistry()
+_UNMIRRORED: set[type] = set()
+
+
 def _mirror(nodetype: type, flatten_fn, unflatten_fn) -> None:
   def two(x):
     out = flatten_fn(x)
@@ -241,6 +275,45 @@ def _mirror(nodetype: type, flatten_fn, unflatten_fn) -> None:
     _FAST_REGISTRY.register_node(nodetype, two, unflatten_fn)
   except Exception:  # already mirrored, or a type jaxlib refuses: it stays a leaf there
     pass
+  try:
+    _TREE_REGISTRY.register_node(nodetype, two, unflatten_fn)
+  except Exception:  # noqa: BLE001 (refused: the public functions then use optree only)
+    _UNMIRRORED.add(nodetype)
+
+
+def _defaultdict_flatten(d: collections.defaultdict):
+  keys = sorted(d)
+  return [d[k] for k in keys], (d.default_factory, tuple(keys))
+
+
+_TREE_REGISTRY.register_node(collections.deque, lambda d: (list(d), d.maxlen),
+                             lambda maxlen, children: collections.deque(children, maxlen))
+_TREE_REGISTRY.register_node(collections.OrderedDict, lambda d: (list(d.values()), tuple(d)),
+                             lambda keys, children: collections.OrderedDict(zip(keys, children)))
+_TREE_REGISTRY.register_node(
+    collections.defaultdict, _defaultdict_flatten,
+    lambda aux, children: collections.defaultdict(aux[0], zip(aux[1], children)))
+# Leaf types checked once to be leaves for optree too (struct sequences are nodes there only).
+_PLAIN_LEAF_TYPES: set[type] = set()
+
+
+def _fast_flatten(tree: Any, is_leaf) -> tuple | None:
+  """``(leaves, jaxlib treedef)`` from the private jaxlib registry, or None where optree would
+  see another structure (a struct sequence leaf, a type jaxlib refused) or jaxlib fails: the
+  caller then takes the optree path, which also gives every error message."""
+  if _UNMIRRORED:
+    return None
+  try:
+    leaves, jtd = _TREE_REGISTRY.flatten(tree, is_leaf)
+  except Exception:  # noqa: BLE001 (the optree path raises the right error, if any)
+    return None
+  types = set(map(type, leaves))
+  if not types <= _PLAIN_LEAF_TYPES:
+    for t in types - _PLAIN_LEAF_TYPES:
+      if optree.is_structseq_class(t):
+        return None
+      _PLAIN_LEAF_TYPES.add(t)
+  return leaves, jtd
 
 
 def _flatten_from_keyed(flatten_with_keys: Callable) -> Callable:
@@ -508,6 +581,9 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
   >>> tree_leaves([None, 1, (2, None)])
   [1, 2]
   """
+  fast = _fast_flatten(tree, is_leaf)
+  if fast is not None:
+    return fast[0]
   try:
     return optree.tree_leaves(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
   except TypeError:
@@ -521,6 +597,11 @@ def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> P
   >>> tree_structure((1, [2])).num_leaves
   2
   """
+  fast = _fast_flatten(tree, is_leaf)
+  if fast is not None:
+    spec = _spec_of(fast[1], tree, is_leaf)
+    if spec is not None:
+      return spec
   try:
     return sorted_dicts(optree.tree_structure(tree, is_leaf, none_is_leaf=_NONE_IS_LEAF,
                                               namespace=NAMESPACE))
@@ -650,6 +731,19 @@ def _rest_leaves(fn_name: str, treedef: PyTreeDef, rest: tuple, first: Any = _NO
   ]
 
 
+def _fast_rest_leaves(jtd, rest: tuple) -> list[list] | None:
+  """The other trees' leaves up to the first tree's jaxlib treedef, or None where one does not
+  match it (or holds what optree would read otherwise): the optree path then raises the error."""
+  others = []
+  for r in rest:
+    try:
+      subtrees = jtd.flatten_up_to(r)
+    except Exception:  # noqa: BLE001
+      return None
+    others.append(subtrees)
+  return others
+
+
 def tree_map(f: Callable[..., Any], tree: Any, *rest: Any,
              is_leaf: Callable[[Any], bool] | None = None) -> Any:
   """Applies ``f`` leafwise; ``rest`` trees must have ``tree``'s structure (or it as a prefix).
@@ -657,6 +751,14 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any,
   >>> tree_map(lambda x, y: x + y, {'a': 1, 'b': (2, None)}, {'a': 10, 'b': (20, None)})
   {'a': 11, 'b': (22, None)}
   """
+  fast = _fast_flatten(tree, is_leaf)
+  if fast is not None:
+    leaves, jtd = fast
+    if not rest:
+      return jtd.unflatten(list(map(f, leaves)))
+    others = _fast_rest_leaves(jtd, rest)
+    if others is not None:
+      return jtd.unflatten(list(map(f, leaves, *others)))
   leaves, treedef = flatten(tree, is_leaf)
   if not rest:
     return treedef.unflatten(map(f, leaves))
