@@ -334,3 +334,25 @@ def test_loops_that_split_their_carry(everywhere):
   keys = random.split(random.key(1), 3)
   lax.scan(lambda c, k: (c + random.normal(k), None), 0.0, keys)
   lax.fori_loop(0, 3, lambda i, c: c + random.normal(random.fold_in(random.key(2), i)), 0.0)
+
+
+def test_jitted_function_called_twice_with_one_key():
+  """As JAX's jit: a key the jitted function consumes is consumed by the call, so passing it
+  again (to the function or to a sampler) raises; keys only passed through are not consumed."""
+  with ember.config._option("jax_debug_key_reuse", True):
+    draw = ember.jit(lambda k: ember.random.normal(k))
+    through = ember.jit(lambda k, x: x + 1)
+    key = ember.random.key(0)
+    assert float(draw(key)) == float(ember.jit(lambda k: ember.random.normal(k))(
+        ember.random.key(0)))
+    assert float(through(key, 1.0)) == 2.0 and float(through(key, 2.0)) == 3.0
+    with pytest.raises(ember.errors.KeyReuseError) as info:
+      draw(key)
+    message = str(info.value)
+    assert message.startswith("Previously-consumed key passed to jit-compiled function at index 0")
+    assert "first consumed by the jit-compiled function <lambda> (its key argument 0) at " in message
+    k1, k2 = ember.random.split(ember.random.key(1))
+    draw(k1)
+    draw(k2)
+    with pytest.raises(ember.errors.KeyReuseError):
+      ember.random.normal(k1)

@@ -29,10 +29,10 @@ A key consumed in two branches of one ``cond`` is not reuse (one branch runs). A
 a ``scan`` or ``while_loop`` body consumed in the body is an error (every iteration would draw
 the same numbers), with JAX's message.
 
-Unlike JAX, which checks the jaxpr of every jitted function against the keys of every call, ember
-does not see what a jitted function does to a key passed to it as an argument (``f(key)`` twice
-for a jitted ``f`` is not caught, nor a traced function called again from its cache), nor keys
-passed as ``cond`` or ``scan`` operands, nor a loop carry that is consumed and carried unchanged;
+A jitted function's trace records which of its typed key arguments it consumes; while the check
+is on (True), each eager call of it marks those keys consumed (``f(key)`` twice raises, as in
+JAX; calls then skip jaxlib's C++ dispatch). Unlike JAX, ember does not see keys passed as
+``cond`` or ``scan`` operands, nor a loop carry that is consumed and carried unchanged;
 two ``cond`` calls each consuming a closed-over key in a branch are caught only inside staged
 code.
 """
@@ -232,6 +232,18 @@ def sink_index(key, idx) -> None:
   _consume("slice", key, mask, _branches(path), staged)
 
 
+def typed_keys(tree) -> list:
+  """The typed key arrays in ``tree``, in its flattening order."""
+  from ember.random._prng import PRNGKeyArray
+  return [x for x in pytree.tree_leaves(tree, is_leaf=lambda x: isinstance(x, PRNGKeyArray))
+          if isinstance(x, PRNGKeyArray)]
+
+
+def consumed(key) -> bool:
+  """Whether ``key`` (or part of it) has been consumed."""
+  return any(True for _ in _prior_uses(key))
+
+
 def _records(key) -> list:
   """The key's uses as records; the eager path stores a first use compactly, as
   ``(name, code, offset)``."""
@@ -353,7 +365,9 @@ def _at(where) -> str:
 
 
 def _describe(what: str) -> str:
-  return "indexing the key array" if what == "slice" else f"random.{what}"
+  if what == "slice":
+    return "indexing the key array"
+  return what if what.startswith("the jit-compiled function") else f"random.{what}"
 
 
 def _reuse_error(name: str, first: tuple, staged: bool) -> KeyReuseError:

@@ -197,7 +197,7 @@ class _Entry:
   how they are compiled (``donated``: per flat argument, whether it is donated, or None)."""
   __slots__ = ("jaxpr", "consts", "out_tree", "executables", "closed", "default_exe",
                "dyn_args_tree", "layouts", "donated", "keep_unused", "compiler_options",
-               "_attrs")
+               "_attrs", "consumed_keys")
 
   def __init__(self, closed: ClosedJaxpr, out_tree, dyn_args_tree=None, donated=None,
                keep_unused=False, compiler_options=()):
@@ -212,6 +212,7 @@ class _Entry:
     self.out_tree = out_tree
     self.executables: dict = {}
     self.default_exe: Executable | None = None  # uncommitted inputs on the default device
+    self.consumed_keys: tuple = ()  # jax_debug_key_reuse: per typed key argument, consumed?
 
   @property
   def donated_invars(self) -> tuple:
@@ -494,6 +495,8 @@ class PjitFunction:
   def __call__(self, *args, **kwargs):
     try:
       if _state.trace is _EVAL:
+        if config.jax_debug_key_reuse is True and not config.jax_disable_jit:
+          return self._call_keys_checked(args, kwargs)
         if self._cpp is not None and not config.jax_disable_jit:
           return self._cpp(*args, **kwargs)
       elif self._inline:  # under a transform an inlined jit is just its function
@@ -563,6 +566,23 @@ class PjitFunction:
             self._cache[key] = entry
         return self._run(entry, leaves, avals)
     return self._call_general(args, kwargs)
+
+  def _call_keys_checked(self, args, kwargs):
+    """A call while ``jax_debug_key_reuse`` is on: the typed keys the function consumes are
+    marked consumed by the call, so passing one again raises ``KeyReuseError`` (as JAX's jit)."""
+    from ember.random import _key_reuse
+    keys = _key_reuse.typed_keys((args, kwargs))
+    if not keys:
+      return self._call_general(args, kwargs)
+    dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+    leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+    avals = self._flat_avals(leaves, args, kwargs, in_tree)
+    entry = self._entry(args, kwargs, in_tree, avals, statics)
+    for i, (key, used) in enumerate(zip(keys, entry.consumed_keys)):
+      if used:
+        _key_reuse.consume(f"the jit-compiled function {self.__name__} (its key argument {i})",
+                           key)
+    return self._run(entry, leaves, avals)
 
   def _general_key(self, args, avals):
     """The key ``trace`` and the general call path give a call of ``args`` (no statics)."""
@@ -726,6 +746,10 @@ class PjitFunction:
       out = self._fun(*full, **full_kwargs)
       out_leaves, out_tree = pytree.flatten(out)
       out_tree_box.append(out_tree)
+      if config.jax_debug_key_reuse is True:  # which key arguments the function consumed
+        from ember.random import _key_reuse
+        out_tree_box.append(tuple(_key_reuse.consumed(k)
+                                  for k in _key_reuse.typed_keys((full, full_kwargs))))
       return out_leaves
 
     traced = self._traces.get(key)  # traced already by a jit of fun with other options?
@@ -741,10 +765,11 @@ class PjitFunction:
       if config.jax_log_compiles:
         cache_misses.logger.warning("Finished tracing %s for jit in %.9f sec", self.__name__,
                                     time.perf_counter() - t0)
-      traced = self._traces[key] = (closed, out_tree_box[0])
-    closed, out_tree = traced
+      traced = self._traces[key] = (closed, out_tree_box[0], tuple(out_tree_box[1:2]))
+    closed, out_tree, consumed = traced
     entry = _Entry(closed, out_tree, in_tree, self._donated_leaves(args, kwargs),
                    self._keep_unused, self._compiler_options)
+    entry.consumed_keys = consumed[0] if consumed else ()
     self._cache[key] = entry
     return entry
 

@@ -247,3 +247,30 @@ def vmap_after_drawing_from_one_key():
     keys = rnd.split(rnd.key(26), 3)
     rnd.normal(keys[1])
     return jax.vmap(rnd.normal)(keys)
+
+
+@program(phrases=["Previously-consumed key passed to jit-compiled function at index 0"])
+def jitted_function_called_twice_with_one_key():
+  with _on():
+    draw = jax.jit(lambda k: rnd.normal(k))
+    k = rnd.key(4)
+    draw(k)
+    return draw(k)
+
+
+@program
+def jitted_function_passing_a_key_through():
+  with _on():
+    through = jax.jit(lambda k, x: (k, x + 1))
+    k = rnd.key(5)
+    through(k, 1.0)
+    k2, y = through(k, 2.0)
+    return y, rnd.key_data(k2)
+
+
+@program(phrases=["Previously-consumed key passed to jit-compiled function at index 0"])
+def sampler_after_a_jitted_draw():
+  with _on():
+    k = rnd.key(6)
+    jax.jit(lambda k: rnd.uniform(k))(k)
+    return rnd.normal(k)
