@@ -22,10 +22,11 @@ import types
 from typing import Callable, TypeVar
 
 from ember.config import config
+from ember.core import trace as core
 
 __all__ = ["api_boundary", "register_exclusion", "filter_traceback", "UnfilteredStackTrace"]
 
-_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_EMBER_DIR = core.EMBER_DIR + os.sep
 _exclusions: list[str] = [_EMBER_DIR, contextlib.__file__, functools.__file__]
 
 NOTE = ("--------------------\nember removed its internal frames from the traceback of this "

@@ -37,12 +37,14 @@ import optree
 from ember import pytree
 from ember.config import TRACE_OPTIONS, config
 from ember.backend.compile import LRUCache
+from ember.core import trace as core
+from ember.transforms.staging import user_frame
 
 __all__ = ["RecompileWarning", "record_trace", "caller_location"]
 
 logger = logging.getLogger("ember.jit")
 
-_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_EMBER_DIR = core.EMBER_DIR + os.sep
 _HISTORY = 32  # signatures remembered per function
 
 
@@ -97,12 +99,8 @@ def _history(fun: Callable) -> _History:
 
 def caller_location() -> str:
   """``file:line (function)`` of the innermost frame outside ember: the user's call."""
-  frame = sys._getframe(1)
-  while frame is not None and frame.f_code.co_filename.startswith(_EMBER_DIR):
-    frame = frame.f_back
-  if frame is None:
-    return "<unknown>"
-  return f"{frame.f_code.co_filename}:{frame.f_lineno} ({frame.f_code.co_name})"
+  src = user_frame()
+  return "<unknown>" if src is None else f"{src.file}:{src.line} ({src.function})"
 
 
 def _stacklevel() -> int:
