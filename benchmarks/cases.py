@@ -274,6 +274,44 @@ def _trace(L):
                  extra={"eqns": n_eqns, "ops": n_ops})
 
 
+def _trace_growth_case(n_ops, collector):
+    """Tracing must stay linear: the same chain as ``trace_per_eqn_1000`` at another length,
+    per equation, so ``trace_per_eqn[_gc]_10000 / ..._1000`` is the growth. With ``collector``
+    the garbage collector runs during the trace, as in a user's program (the timer turns it off
+    for every other case); its full passes over the live objects are what grows with length."""
+    label = "_gc" if collector else ""
+    gc_text = "; GC on during the trace" if collector else ""
+
+    def build(L):
+        jax, jnp = L.jax, L.jnp
+        x = jnp.ones((16,), jnp.float32)
+        n_eqns = len(jax.make_jaxpr(make_chain(jnp, n_ops))(x).jaxpr.eqns)
+        if n_eqns <= 0:
+            raise RuntimeError("make_jaxpr produced no equations")
+
+        def stmt():
+            was_on = gc.isenabled()
+            if collector:
+                gc.enable()
+            try:
+                return jax.make_jaxpr(make_chain(jnp, n_ops))(x)
+            finally:
+                if not was_on:
+                    gc.disable()
+
+        return Bench(stmt, per=n_eqns, max_number=1,
+                     extra={"eqns": n_eqns, "ops": n_ops, "gc": collector})
+
+    name = "trace_per_eqn%s_%d" % (label, n_ops)
+    desc = "make_jaxpr of a fresh %d-op elementwise chain, time / eqns%s" % (n_ops, gc_text)
+    case(name, target=1.0, has_numpy=False, unit="us/eqn", desc=desc)(build)
+
+
+_trace_growth_case(10000, collector=False)
+_trace_growth_case(1000, collector=True)
+_trace_growth_case(10000, collector=True)
+
+
 def _mlp(L, sizes=(784, 512, 512, 512, 10), batch=128):
     """A 4-layer MLP over a dict-of-dicts parameter pytree, with its data and loss."""
     jax, jnp = L.jax, L.jnp

@@ -34,7 +34,6 @@ PREFIX = cases_mod.PREFIX
 CASES_PY = os.path.join(HERE, "cases.py")
 SIDES = ("ember", "jax", "numpy")
 JAX_VERSION = "0.10.2"
-DEFAULT_JAX_PY = "/work/jaxref/bin/python"
 VENV_DIR = os.path.join(HERE, ".jaxvenv")
 
 
@@ -73,15 +72,13 @@ def ensure_jax_venv():
 
 
 def resolve_jax_python(arg):
-    """--jax-python, then $EMBER_BENCH_JAX_PYTHON, then /work/jaxref, then a
-    venv under benchmarks/.jaxvenv created on demand."""
+    """--jax-python, then $EMBER_BENCH_JAX_PYTHON, then a venv under
+    benchmarks/.jaxvenv created on demand."""
     if arg:
         return arg, "--jax-python"
     env = os.environ.get("EMBER_BENCH_JAX_PYTHON")
     if env:
         return env, "EMBER_BENCH_JAX_PYTHON"
-    if os.path.exists(DEFAULT_JAX_PY):
-        return DEFAULT_JAX_PY, "default"
     return ensure_jax_venv(), "benchmarks/.jaxvenv"
 
 
@@ -407,7 +404,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description="ember vs JAX vs NumPy benchmarks")
     p.add_argument("--jax-python", default=None,
                    help="interpreter with JAX installed (default: $EMBER_BENCH_JAX_PYTHON, "
-                        "%s, or a venv created in benchmarks/.jaxvenv)" % DEFAULT_JAX_PY)
+                        "else a venv created in benchmarks/.jaxvenv)")
     p.add_argument("--only", default=None, help="regex; run cases whose name matches")
     p.add_argument("--repeat", type=int, default=15,
                    help="timed batches (rounds) per case and side (default 15)")

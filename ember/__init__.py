@@ -14,6 +14,9 @@ from ember.config import (  # noqa: E402
     transfer_guard, transfer_guard_host_to_device, transfer_guard_device_to_device,
     transfer_guard_device_to_host, make_user_context, debug_key_reuse, enable_checks,
     explain_cache_misses, softmax_custom_jvp, threefry_partitionable)
+from ember.config import (  # noqa: E402
+    check_tracer_leaks, default_prng_impl, enable_custom_prng, legacy_prng_key, no_execution,
+    no_tracing, thread_guard)
 from ember.core.aval import ShapeDtypeStruct  # noqa: E402
 from ember.backend.array import Array  # noqa: E402
 from ember.backend import array_methods as _array_methods  # noqa: E402,F401
@@ -79,3 +82,8 @@ __all__ = [
     "copy_to_host_async", "effects_barrier", "host_count", "host_id", "host_ids",
     "print_environment_info", "process_indices", "reshard",
 ]
+__all__ += ["check_tracer_leaks", "default_prng_impl", "enable_custom_prng", "legacy_prng_key",
+            "no_execution", "no_tracing", "thread_guard"]
+from ember import ref  # noqa: E402
+from ember.ref import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: E402
+__all__ += ["ref", "Ref", "empty_ref", "free_ref", "freeze", "new_ref"]

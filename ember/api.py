@@ -7,6 +7,7 @@ import functools
 from typing import Callable
 
 import numpy as np
+from jaxlib import _jax
 
 from ember import pytree
 from ember.backend import client as backend_client
@@ -184,9 +185,18 @@ def block_until_ready(x):
       >>> ember.block_until_ready(jnp.arange(3.0) * 2)
       Array([0., 2., 4.], dtype=float32)
   """
+  arrays = []
   for leaf in pytree.tree_leaves(x):
     if type(leaf) is ArrayImpl:
-      leaf.block_until_ready()
+      arrays.append(leaf)
+    else:  # other objects that can wait (as JAX: anything with the method)
+      wait = getattr(leaf, "block_until_ready", None)
+      if callable(wait):
+        wait()
+  if len(arrays) == 1:
+    arrays[0].block_until_ready()
+  elif arrays:
+    _jax.batched_block_until_ready(arrays)  # one wait for all, in C++
   return x
 
 
@@ -301,7 +311,6 @@ def clear_caches() -> None:
       >>> import ember
       >>> ember.clear_caches()
   """
-  from jaxlib import _jax
   from ember.backend.compile import LRUCache
   LRUCache.clear_all()
   _jax.PjitFunctionCache.clear_all()

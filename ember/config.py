@@ -17,7 +17,9 @@ __all__ = ["config", "Config", "enable_x64", "debug_nans", "debug_infs", "numpy_
            "default_device", "transfer_guard", "transfer_guard_host_to_device",
            "transfer_guard_device_to_device", "transfer_guard_device_to_host",
            "make_user_context", "debug_key_reuse", "enable_checks", "explain_cache_misses",
-           "softmax_custom_jvp", "threefry_partitionable"]
+           "softmax_custom_jvp", "threefry_partitionable", "check_tracer_leaks",
+           "default_prng_impl", "enable_custom_prng", "legacy_prng_key", "no_execution",
+           "no_tracing", "thread_guard"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -142,6 +144,14 @@ def _count(name, old, new):
 
 
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
+_LEGACY_PRNG_KEY = ("allow", "warn", "error")
+
+
+def _legacy_prng_key(name, old, new):
+  if new not in _LEGACY_PRNG_KEY:
+    raise ValueError(f"{new!r} is not a valid LegacyPrngKeyState")
+
+
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 
 # Checks of options whose other modules do not check them: values outside JAX's are refused as
@@ -160,6 +170,7 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
         ("auto", "off", "quiet_remove_frames", "remove_frames"), "ember removes its frames "
         "from tracebacks ('auto', 'quiet_remove_frames', 'remove_frames') but does not mark them "
         "hidden for IPython.")),
+    "jax_legacy_prng_key": (_legacy_prng_key,),
     **_CACHE_CHECKS,
     "ember_recompile_warning": (_count,),
     "jax_threefry_partitionable": (_only(
@@ -172,7 +183,7 @@ _CHECKS: dict[str, tuple[Callable, ...]] = {
 TRACE_OPTIONS = ("jax_enable_x64", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
                  "jax_default_matmul_precision", "jax_default_prng_impl",
                  "jax_threefry_partitionable", "jax_default_device", "jax_debug_key_reuse",
-                 "jax_softmax_custom_jvp")
+                 "jax_softmax_custom_jvp", "jax_no_execution")
 _trace_keys: dict[tuple, int] = {}
 _user_contexts: list = []  # the contexts of make_user_context, whose values key traces too
 
@@ -212,6 +223,11 @@ class Config:
       "jax_cpu_collectives_implementation": "gloo",
       "jax_default_device": None,
       **{name: None for name in TRANSFER_GUARDS},
+      "jax_enable_custom_prng": False,  # PRNGKey, split and fold_in give typed keys
+      "jax_legacy_prng_key": "allow",  # raw keys given to random functions: "warn", "error"
+      "jax_no_tracing": False,  # tracing a function for jit raises
+      "jax_no_execution": False,  # running a compiled program raises
+      "jax_thread_guard": False,  # checks multi-process operations: none in one process
   }
 
   def __init__(self):
@@ -601,3 +617,126 @@ def make_user_context(default_value=None) -> _UserContext:
   _user_contexts.append(ctx)
   config._set_trace_key()
   return ctx
+
+
+# --- options as JAX's top-level State objects -------------------------------------------------
+
+_NO_DEFAULT = object()
+
+
+class State:
+  """A config option as JAX's top-level names give it (``jax.no_tracing``...): calling it with a
+  value makes a context manager (also usable as a decorator) that sets the option inside its
+  block; ``.value`` reads the option. Boolean options default to True when called without a
+  value; the others require one.
+
+  Example:
+      >>> import ember
+      >>> with ember.no_tracing():
+      ...   print(ember.no_tracing.value)
+      True
+      >>> ember.no_tracing.value
+      False
+  """
+
+  def __init__(self, option: str, doc: str, example: str, boolean: bool = True):
+    self.option = option
+    self.__name__ = option[4:]
+    self.__doc__ = (f"Context manager for the ``{option}`` config option: {doc}\n\n"
+                    f"Example:\n{example}")
+    self._boolean = boolean
+
+  def __repr__(self):
+    return f"<ember config state {self.__name__}={self.value!r}>"
+
+  def __call__(self, new_val: Any = _NO_DEFAULT):
+    if new_val is _NO_DEFAULT:
+      if not self._boolean:
+        raise TypeError(f"Context manager for {self.__name__} config option requires an "
+                        "argument representing the new value for the config option.")
+      new_val = True
+    return config._option(self.option, bool(new_val) if self._boolean else new_val)
+
+  @property
+  def value(self) -> Any:
+    return config.read(self.option)
+
+  def __bool__(self):
+    raise TypeError("bool() not supported for instances of type 'State' (did you mean to use "
+                    "'State.value' instead?)")
+
+
+check_tracer_leaks = State(
+    "jax_check_tracer_leaks", "a tracer that outlives the transformation that made it raises "
+    "when that transformation returns (``checking_leaks()`` is ``check_tracer_leaks(True)``).", """\
+    >>> import ember
+    >>> kept = []
+    >>> with ember.check_tracer_leaks(True):
+    ...   ember.jit(lambda x: kept.append(x) or x)(1.0)
+    Traceback (most recent call last):
+    ...
+    Exception: Leaked trace DynamicJaxprTrace. Leaked tracer(s):
+    ...
+""")
+default_prng_impl = State(
+    "jax_default_prng_impl", "the PRNG implementation of ``random.key`` and ``random.PRNGKey`` "
+    "without ``impl``, and of raw keys (threefry2x32, rbg or unsafe_rbg).", """\
+    >>> import ember
+    >>> with ember.default_prng_impl("rbg"):
+    ...   print(ember.random.PRNGKey(7))
+    [0 7 0 7]
+""", boolean=False)
+enable_custom_prng = State(
+    "jax_enable_custom_prng", "``random.PRNGKey``, ``split`` and ``fold_in`` give typed keys, "
+    "and raw keys given to random functions warn (FutureWarning).", """\
+    >>> import ember
+    >>> with ember.enable_custom_prng(True):
+    ...   print(ember.random.PRNGKey(7).dtype)
+    key<fry>
+""")
+legacy_prng_key = State(
+    "jax_legacy_prng_key", "what a raw (uint32) key given to a random function does: "
+    "``'allow'``, ``'warn'`` (UserWarning) or ``'error'`` (ValueError).", """\
+    >>> import ember
+    >>> with ember.legacy_prng_key("error"):
+    ...   ember.random.normal(ember.random.PRNGKey(0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: Legacy uint32 key array passed as key to jax.random function. ...
+""", boolean=False)
+no_tracing = State(
+    "jax_no_tracing", "tracing a function for ``jit`` (a cache miss, ``make_jaxpr``, "
+    "``eval_shape``, ``lower``) raises RuntimeError.", """\
+    >>> import ember
+    >>> f = ember.jit(lambda x: x + 1)
+    >>> _ = f(1.0)
+    >>> with ember.no_tracing():
+    ...   print(f(2.0))  # cached: no trace
+    3.0
+    >>> with ember.no_tracing():
+    ...   f(ember.numpy.ones(2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: re-tracing function <lambda> at ... for `jit`, but 'no_tracing' is set
+""")
+no_execution = State(
+    "jax_no_execution", "running a compiled program (a jitted call, an eager operation) raises "
+    "RuntimeError; tracing, lowering and compiling still work.", """\
+    >>> import ember
+    >>> with ember.no_execution():
+    ...   ember.jit(lambda x: x + 1)(1.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: JAX tried to execute function ..., but the no_execution config option is set
+""")
+thread_guard = State(
+    "jax_thread_guard", "multi-process operations called from another thread than the one "
+    "that set the guard raise. ember runs in one process, so there is nothing to check and "
+    "the option changes nothing (as JAX in one process).", """\
+    >>> import ember
+    >>> with ember.thread_guard(True):
+    ...   print(ember.jit(lambda x: x * 2)(2.0))
+    4.0
+""")
+
+# doctest runs the examples of the states (instances, which it does not look into itself)
+__test__ = {s.__name__: s.__doc__ for s in (check_tracer_leaks, default_prng_impl,
+                                            enable_custom_prng, legacy_prng_key, no_tracing,
+                                            no_execution, thread_guard)}

@@ -8,4 +8,18 @@ from ember.export._shape_poly import InconclusiveDimensionOperation  # noqa: E40
 # ember's own: the warning of a jitted function that keeps recompiling (not in jax.errors)
 from ember.transforms.cache_misses import RecompileWarning  # noqa: E402,F401
 
-__all__ = [*_core_all, "JaxRuntimeError", "InconclusiveDimensionOperation", "RecompileWarning"]
+
+class JaxprTypeError(TypeError):
+  """A jaxpr that is not well typed: a variable used before it is defined or defined twice, or an
+  equation whose outputs' types are not what its primitive gives for its inputs' types. Raised by
+  ``ember.extend.core.check_jaxpr``, as JAX raises it.
+
+  Example:
+      >>> import ember
+      >>> issubclass(ember.errors.JaxprTypeError, TypeError)
+      True
+  """
+
+
+__all__ = [*_core_all, "JaxRuntimeError", "InconclusiveDimensionOperation", "RecompileWarning",
+           "JaxprTypeError"]

@@ -38,6 +38,8 @@ import ember.experimental.ode
 import ember.experimental.sparse
 import ember.experimental.compilation_cache.compilation_cache
 import ember.experimental.key_reuse
+import ember.experimental.jet
+import ember.ref
 import ember.image
 import ember.extend.backend
 import ember.extend.mlir
@@ -65,6 +67,7 @@ MODULES = (
     ember.export, ember.ffi,
     ember.extend.backend, ember.extend.mlir, ember.interpreters.partial_eval,
     ember.interpreters.xla,
+    ember.experimental.jet, ember.ref,
 )
 MAX_WITHOUT_EXAMPLE = 0
 

@@ -414,6 +414,49 @@ def _debug_nans_infs():
   assert np.isnan(jnp.log(-1.0))
 
 
+
+@config_check("jax_no_tracing")
+def _no_tracing():  # tests/test_missing_names2.py has the details
+  f = ember.jit(lambda x: x + 1)
+  f(1.0)
+  ember.config.update("jax_no_tracing", True)
+  assert float(f(2.0)) == 3.0  # a cached call does not trace
+  with pytest.raises(RuntimeError, match="but 'no_tracing' is set"):
+    f(np.ones(2, np.float32))
+
+
+@config_check("jax_no_execution")
+def _no_execution():
+  x = jnp.ones(2)
+  ember.config.update("jax_no_execution", True)
+  with pytest.raises(RuntimeError, match="the no_execution config option is set"):
+    x + 1
+  assert "add" in str(ember.make_jaxpr(lambda v: v + 1)(x))
+
+
+@config_check("jax_thread_guard")
+def _thread_guard():  # guards multi-process operations: ember runs in one process
+  ember.config.update("jax_thread_guard", True)
+  assert float(ember.jit(lambda x: x * 2)(2.0)) == 4.0
+
+
+@config_check("jax_legacy_prng_key")
+def _legacy_prng_key():
+  ember.config.update("jax_legacy_prng_key", "error")
+  with pytest.raises(ValueError, match="Legacy uint32 key array passed as key"):
+    ember.random.normal(ember.random.PRNGKey(0))
+  ember.config.update("jax_legacy_prng_key", "warn")
+  _, caught = _warnings(lambda: ember.random.normal(ember.random.PRNGKey(0)))
+  assert len(caught) == 1 and "Legacy uint32 key array" in caught[0]
+
+
+@config_check("jax_enable_custom_prng")
+def _enable_custom_prng():
+  ember.config.update("jax_enable_custom_prng", True)
+  key = ember.random.PRNGKey(3)
+  assert str(key.dtype) == "key<fry>"
+  np.testing.assert_array_equal(ember.random.key_data(key), [0, 3])
+
 # --- jax_debug_nans / jax_debug_infs in detail ---------------------------------------------------
 
 @pytest.mark.parametrize("fun, name", [

@@ -207,6 +207,34 @@ def test_cached_calls_respect_x64_weak_types_and_commitment():
     assert none is None and a.tolist() == [1, 1, 1] and b.tolist() == [1, 2, 3]
 
 
+def test_cached_calls_with_python_scalars_and_numpy_values():
+  # Served by jaxlib's dispatcher after the first call: each value is placed with the
+  # canonical dtype and weak type its signature had, and each new value is used.
+  import ember.numpy as jnp
+  f = ember.jit(lambda x, s: x * s)
+  x = jnp.ones(2)
+  cases = [(2.0, "[2. 2.]", "float32"), (3, "[3. 3.]", "float32"), (True, "[1. 1.]", "float32"),
+           (np.float64(6), "[6. 6.]", "float32"), (np.array([1., 2.]), "[1. 2.]", "float32"),
+           (7 + 1j, "[7.+1.j 7.+1.j]", "complex64")]
+  for value, text, dtype in cases:
+    for _ in range(3):
+      out = f(x, value)
+      assert str(out) == text and out.dtype == dtype and not out.aval.weak_type
+  for s in range(5):
+    assert f(x, float(s)).tolist() == [s, s]
+  assert repr(ember.jit(lambda s: s + 1)(1.5)) == "Array(2.5, dtype=float32, weak_type=True)"
+  with pytest.raises(OverflowError, match="too large to convert to int32"):
+    f(x, 2**40)  # the cached int32 signature does not wrap a too-large int
+  # jnp functions called with Python scalars (std's correction) stay correct when cached.
+  for _ in range(3):
+    assert abs(float(jnp.std(jnp.arange(4.), ddof=1)) - 1.2909944) < 1e-6
+  # A donated host value gets a buffer of its own every call (shared scalar buffers survive).
+  g = ember.jit(lambda x, s: x + s, donate_argnums=1)
+  for _ in range(3):
+    assert g(x, 1.0).tolist() == [2, 2]
+  assert (x + 1.0).tolist() == [2, 2]
+
+
 def test_deleted_arrays_give_a_clear_error():
   import ember.numpy as jnp
   f = ember.jit(lambda v: v * 2)

@@ -77,6 +77,9 @@ class Executable:
     self.committed = committed
 
   def run(self, bufs: list) -> list:
+    if config.jax_no_execution:
+      raise RuntimeError(f"JAX tried to execute function {module_name(self.text)}, but the "
+                         "no_execution config option is set")
     if self.const_bufs:
       bufs = self.const_bufs + bufs
     return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)

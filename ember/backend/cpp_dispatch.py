@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from jaxlib import _jax
 
 from ember.config import config
-from ember.backend.array import ArrayImpl
+from ember.backend.array import ArrayImpl, abstractify, to_buffer
 from ember.backend import client as backend_client
 
 __all__ = ["make", "fastpath", "set_post_hook"]
@@ -35,6 +37,13 @@ config.watch_trace_key(_trace_key.set_global)
 
 _REGISTRY = _jax.pytree.default_registry()
 
+# Host values a cached call may take besides device arrays: the C++ side computes their
+# signature (dtype, weak type) as ember's abstractify does, and _place_host_value copies them.
+HOST_TYPES = frozenset({int, float, bool, complex, np.ndarray} | {
+    np.dtype(t).type for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                               np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+                               np.float64, np.complex64, np.complex128)})
+
 
 def set_post_hook(hook) -> None:
   """Have the C++ dispatcher call ``hook(pjit_function, args, kwargs, out)`` after every cached
@@ -42,15 +51,19 @@ def set_post_hook(hook) -> None:
   _post_hook.set_global(hook)
 
 
-def _no_fallback(arg, sharding, layout):
-  raise TypeError(f"ember's C++ dispatch cannot place argument {arg!r}")  # never cached
+def _place_host_value(arg, sharding, layout):
+  """Place a Python scalar or NumPy value the C++ side met in a cached call (its signature, with
+  the value's canonical dtype and weak type, already matched the stored program's)."""
+  if layout is not None or type(arg) not in HOST_TYPES:
+    raise TypeError(f"ember's C++ dispatch cannot place argument {arg!r}")  # never cached
+  return to_buffer(arg, abstractify(arg), sharding._devices[0])
 
 
 def make(name: str, cache_miss, static_argnums=(), static_argnames=()):
   """A C++ callable that serves cached calls and defers every other call to ``cache_miss``.
   Static arguments are part of its cache key (hashed and compared in C++)."""
   return _jax.pjit(name, None, cache_miss, list(static_argnums), list(static_argnames),
-                   object(), _REGISTRY, _no_fallback, _jax.PjitFunctionCache(256))
+                   object(), _REGISTRY, _place_host_value, _jax.PjitFunctionCache(256))
 
 
 def fastpath(exe, n_args: int, out):

@@ -350,8 +350,19 @@ class Mesh:
     """The mesh without its devices (their kind and platform kept)."""
     mesh = AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
     first = self.devices.flat[0]
-    mesh._device = (first.device_kind, first.platform)
+    mesh._device = (first.device_kind, first.platform, None)
     return mesh
+
+
+def _abstract_device_key(device) -> tuple:
+  """``(device_kind, platform, num_cores)`` of an ``AbstractDevice`` (any object with those
+  attributes, as JAX reads them)."""
+  try:
+    return (device.device_kind, device.platform, device.num_cores)
+  except AttributeError:
+    raise TypeError("AbstractMesh: abstract_device must be a jax.sharding.AbstractDevice (with "
+                    f"device_kind, num_cores and platform), got {device!r} of type "
+                    f"{type(device).__name__}.") from None
 
 
 class AbstractMesh:
@@ -366,13 +377,14 @@ class AbstractMesh:
       Traceback (most recent call last):
       ...
       ValueError: AbstractMesh does not implement devices
+      >>> from ember.sharding import AbstractDevice
+      >>> AbstractMesh((2,), ("x",), abstract_device=AbstractDevice("cpu", None, "cpu"))
+      AbstractMesh('x': 2, axis_types=(Auto,), device_kind=cpu, num_cores=None, platform=cpu)
   """
   _NO_DEVICES = frozenset({"devices", "device_ids", "local_devices", "_flat_devices",
                            "_internal_device_list", "_addressable_devices"})
 
   def __init__(self, axis_sizes, axis_names, axis_types=None, *, abstract_device=None):
-    if abstract_device is not None:
-      raise NotImplementedError("ember.sharding.AbstractMesh: abstract_device= is not supported.")
     axis_sizes, axis_names = tuple(int(n) for n in axis_sizes), tuple(axis_names)
     if len(axis_sizes) != len(axis_names):
       raise ValueError(f"AbstractMesh: {len(axis_sizes)} axis sizes {axis_sizes} for "
@@ -382,7 +394,18 @@ class AbstractMesh:
     elif isinstance(axis_types, AxisType):
       axis_types = (axis_types,) * len(axis_names)
     self.axis_sizes, self.axis_names, self.axis_types = axis_sizes, axis_names, tuple(axis_types)
-    self._device = None  # (device kind, platform) of the mesh it was taken from
+    self._device = None  # (device kind, platform, num_cores) of the mesh's devices
+    if abstract_device is not None:
+      self._device = _abstract_device_key(abstract_device)
+
+  @property
+  def abstract_device(self):
+    """What the mesh's devices are (an ``ember.sharding.AbstractDevice``), or None."""
+    if self._device is None:
+      return None
+    from ember.sharding import AbstractDevice
+    kind, platform, cores = self._device
+    return AbstractDevice(device_kind=kind, num_cores=cores, platform=platform)
 
   def __getattr__(self, name):
     if name in AbstractMesh._NO_DEVICES:
@@ -425,7 +448,8 @@ class AbstractMesh:
     sizes = "".join(f"{n!r}: {s}, " for n, s in zip(self.axis_names, self.axis_sizes))
     text = f"AbstractMesh({sizes or '(), '}axis_types={self.axis_types!r}"
     if self._device is not None:
-      text += f", device_kind={self._device[0]}, num_cores=None, platform={self._device[1]}"
+      kind, platform, cores = self._device
+      text += f", device_kind={kind}, num_cores={cores}, platform={platform}"
     return text + ")"
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from ember.core.aval import ShapedArray
 from ember.core import pretty as pp
 
-__all__ = ["Var", "DropVar", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "pp_jaxpr"]
+__all__ = ["Var", "DropVar", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "pp_jaxpr", "dce",
+           "has_effects"]
 
 
 class Var:
@@ -178,6 +179,7 @@ class _Names:
     self.count = 0
     self.unused: set[int] = set()  # results nobody reads print as ``_``, as in JAX
     self.shared: dict[int, str] = {}  # sub-jaxprs printed once above, by name
+    self.shared_names: set[str] = set()
 
   def __call__(self, v) -> str:
     if isinstance(v, DropVar):
@@ -187,8 +189,12 @@ class _Names:
       return "_"
     name = self.names.get(key)
     if name is None:
-      name = self.names[key] = _alphabetic(self.count)
+      name = _alphabetic(self.count)
       self.count += 1
+      while name in self.shared_names:  # a shared jaxpr's name is not reused, as in JAX
+        name = _alphabetic(self.count)
+        self.count += 1
+      self.names[key] = name
       self.keep.append(v)
     return name
 
@@ -326,6 +332,45 @@ def sub_jaxprs(params: dict):
         yield v.jaxpr if isinstance(v, ClosedJaxpr) else v
 
 
+# Primitives whose equations stay in a jaxpr whether or not their outputs are used.
+EFFECTFUL = frozenset({"debug_callback", "debug_print", "io_callback", "dce_sink", "check"})
+
+
+def has_effects(eqn: JaxprEqn) -> bool:
+  """Whether ``eqn`` must run even when nothing reads its outputs (a callback, a check, a
+  side-effecting foreign call, or a body holding one)."""
+  if eqn.primitive.name in EFFECTFUL or eqn.params.get("has_side_effect"):
+    return True
+  return any(has_effects(e) for j in sub_jaxprs(eqn.params) for e in j.eqns)
+
+
+def dce(jaxpr: Jaxpr, used_outputs, keep_inputs, rules=None) -> tuple[Jaxpr, list[bool]]:
+  """``jaxpr`` without the equations its ``used_outputs`` do not need, nor the unused outputs,
+  nor the inputs nothing reads unless ``keep_inputs`` says to keep them (one flag per input);
+  returns it and which inputs are read. ``rules`` maps a primitive to its own
+  ``rule(used_outputs, eqn) -> (used_inputs, new_eqn or None)``; other equations go when none of
+  their outputs is used and they have no effects."""
+  used = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
+  kept = []
+  for eqn in reversed(jaxpr.eqns):
+    rule = rules.get(eqn.primitive) if rules else None
+    if rule is not None:
+      used_in, new_eqn = rule([v in used for v in eqn.outvars], eqn)
+    elif any(v in used for v in eqn.outvars) or has_effects(eqn):
+      used_in, new_eqn = [True] * len(eqn.invars), eqn
+    else:
+      used_in, new_eqn = (), None
+    if new_eqn is not None:
+      kept.append(new_eqn)
+    used.update(v for v, u in zip(eqn.invars, used_in) if u and type(v) is Var)
+  used_inputs = [v in used for v in jaxpr.invars]
+  new = Jaxpr(jaxpr.constvars, [v for v, u, k in zip(jaxpr.invars, used_inputs, keep_inputs)
+                                if u or k],
+              [v for v, u in zip(jaxpr.outvars, used_outputs) if u], kept[::-1],
+              jaxpr.effects, jaxpr.debug_info)
+  return new, used_inputs
+
+
 def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
   """The sub-jaxprs JAX prints once above ``top`` as ``let name = {...} in``, in order.
 
@@ -370,6 +415,7 @@ def _pp_toplevel(jaxpr: Jaxpr):
   names = _Names()
   shared = _shared_jaxprs(jaxpr)
   names.shared = {id(j): name for name, j in shared}
+  names.shared_names = {name for name, _ in shared}
   docs = [pp.concat(pp.text(f"let {name} = "), _pp_jaxpr(j, names), pp.text(" in"), pp.brk())
           for name, j in shared]
   return pp.concat(*docs, _pp_jaxpr(jaxpr, names, top=True))

@@ -1,10 +1,9 @@
 """JAX 0.10.2's ``jax.extend.backend``: the PJRT client ember runs on, and what libraries ask of
 it (the default device, compile options, the XLA version, caches cleared with ember's).
 
-ember has one backend, jaxlib's CPU client. Left out, as ember cannot give them:
-``clear_backends`` and ``register_backend_factory`` (ember's one client is started once and
-cannot be replaced), and ``clear_in_memory_compilation_cache`` (ember keeps executables and
-traces together; ``ember.clear_caches`` forgets both).
+ember has one backend, jaxlib's CPU client, started once: ``clear_backends`` forgets every
+trace and executable but keeps that client (arrays and devices stay valid), and
+``register_backend_factory`` cannot add another platform (NotImplementedError).
 
 Example:
     >>> from ember.extend import backend
@@ -21,8 +20,10 @@ from jaxlib import xla_client as xc
 
 from ember.backend import client as _client
 
-__all__ = ["backend_xla_version", "backends", "get_backend", "get_compile_options",
-           "get_default_device", "ifrt_proxy", "register_backend_cache"]
+__all__ = ["backend_xla_version", "backends", "clear_backends",
+           "clear_in_memory_compilation_cache", "get_backend", "get_compile_options",
+           "get_default_device", "ifrt_proxy", "register_backend_cache",
+           "register_backend_factory"]
 
 _GPU_PLATFORMS = ("gpu", "cuda", "rocm", "tpu", "METAL")
 
@@ -155,3 +156,69 @@ def register_backend_cache(cache: Any, for_what: str) -> None:
   """
   from ember import api
   api.registered_caches[cache] = for_what
+
+
+def clear_backends() -> None:
+  """Wait for pending effects, then forget every traced and compiled program
+  (``ember.clear_caches``). JAX also drops its backend clients so that new ones start with the
+  current options; ember keeps its one CPU client (its devices and arrays stay valid), so options
+  read when the client starts (``jax_num_cpu_devices``) keep their first values.
+
+  Example:
+      >>> import ember
+      >>> from ember.extend import backend
+      >>> traces = []
+      >>> f = ember.jit(lambda x: traces.append(x) or x + 1)
+      >>> _ = f(1.0); backend.clear_backends(); _ = f(1.0)
+      >>> len(traces)  # traced again after clear_backends
+      2
+  """
+  from ember import api
+  from ember.host import effects_barrier
+  effects_barrier()
+  api.clear_caches()
+
+
+def register_backend_factory(name: str, factory, *, priority: int = 0,
+                             fail_quietly: bool = True, experimental: bool = False,
+                             make_topology=None, c_api=None) -> None:
+  """Register a function that makes the PJRT client of platform ``name``. ember runs on
+  jaxlib's CPU client only and cannot start another, so this always raises.
+
+  Raises:
+    RuntimeError: ``name`` is ``"cpu"`` and the CPU client has started (JAX's message).
+    NotImplementedError: any other case.
+
+  Example:
+      >>> from ember.extend import backend
+      >>> backend.register_backend_factory("tpu", lambda: None)
+      Traceback (most recent call last):
+      ...
+      NotImplementedError: ember runs on jaxlib's CPU client only and cannot start a backend ...
+  """
+  del factory, priority, fail_quietly, experimental, make_topology, c_api
+  if name == "cpu" and _client._client is not None:
+    raise RuntimeError(f"Backend {name} already initialized")
+  raise NotImplementedError(f"ember runs on jaxlib's CPU client only and cannot start a backend "
+                            f"from a factory (platform {name!r}).")
+
+
+def clear_in_memory_compilation_cache() -> None:
+  """Forget the executables compiled for lowered programs, so that compiling a program again
+  (a new ``jit`` of a function, ``lower(...).compile()``) runs XLA (or reads the persistent
+  cache) again. As in JAX, calls a jitted function has already made keep their executables.
+
+  Example:
+      >>> import ember
+      >>> from ember.extend import backend
+      >>> backend.clear_in_memory_compilation_cache()
+  """
+  from ember.backend import compile as compile_, spmd
+  from ember.transforms import jit
+  for cache in (compile_._by_text, spmd._by_text, spmd._executables, jit._jit_executables):
+    cache.clear()
+  for per_options in list(jit._signature_caches.values()):  # the executables of lowerings
+    for entries in list(per_options.values()):
+      for entry in list(entries.values()):
+        if isinstance(entry, jit._Entry):
+          entry.executables.clear()

@@ -8,10 +8,13 @@ side effects (host callbacks: ``debug_callback``, ``debug_print``, ``io_callback
 ``dce_sink``), also inside the jaxprs an equation carries. Unlike JAX, it does not prune inside
 a kept call (``jit``, control flow): a call with one used output is kept whole.
 
-Left out, as ember has no known/unknown partial evaluator: ``JaxprTracer``, ``PartialVal``,
-``trace_to_jaxpr_nounits``, ``custom_partial_eval_rules`` and
-``partial_eval_jaxpr_custom_rules``; and ``dce_jaxpr_call_rule`` /
-``dce_jaxpr_closed_call_rule`` (the rules that prune inside JAX's call primitives).
+Partial evaluation with known and unknown inputs (``PartialVal``, ``trace_to_jaxpr_nounits``)
+stages the whole function and then splits its jaxpr: equations whose inputs are all known run
+now, the others form the jaxpr of the unknown part. ember has no tracer carrying a partial value
+and its recipe, so ``JaxprTracer`` cannot be made (NotImplementedError). Left out:
+``custom_partial_eval_rules`` and ``partial_eval_jaxpr_custom_rules``; and
+``dce_jaxpr_call_rule`` / ``dce_jaxpr_closed_call_rule`` (the rules that prune inside JAX's
+call primitives).
 
 Example:
     >>> import ember
@@ -25,31 +28,18 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ember.core.jaxpr import Jaxpr, JaxprEqn, Var, sub_jaxprs
+from ember.core.jaxpr import Jaxpr, JaxprEqn, Literal, dce, literal_value
 from ember.core.public import _same_length
+from ember.core.trace import get_aval
 from ember.transforms.staging import JaxprTracer as DynamicJaxprTracer, trace_to_jaxpr
 
-__all__ = ["DynamicJaxprTracer", "Val", "dce_jaxpr", "dce_jaxpr_consts", "dce_rules",
-           "trace_to_jaxpr_dynamic"]
+__all__ = ["DynamicJaxprTracer", "JaxprTracer", "PartialVal", "Val", "dce_jaxpr",
+           "dce_jaxpr_consts", "dce_rules", "trace_to_jaxpr_dynamic", "trace_to_jaxpr_nounits"]
 
 Val = Any
 
 # A primitive's dead-code rule: ``rule(used_outputs, eqn) -> (used_inputs, new_eqn or None)``.
 dce_rules: dict[Any, Callable[[list[bool], JaxprEqn], tuple[list[bool], JaxprEqn | None]]] = {}
-
-_EFFECTFUL = frozenset({"debug_callback", "debug_print", "io_callback", "dce_sink"})
-
-
-def _has_effects(eqn: JaxprEqn) -> bool:
-  if eqn.primitive.name in _EFFECTFUL:
-    return True
-  return any(_has_effects(e) for j in sub_jaxprs(eqn.params) for e in j.eqns)
-
-
-def _default_rule(used_outputs: list[bool], eqn: JaxprEqn):
-  if not any(used_outputs) and not _has_effects(eqn):
-    return [False] * len(eqn.invars), None
-  return [True] * len(eqn.invars), eqn
 
 
 def _per_var(flag, variables: Sequence, what: Sequence) -> tuple:
@@ -77,19 +67,8 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs, instantiate=False) -> tuple[Jaxpr, lis
   """
   used_outputs = _per_var(used_outputs, jaxpr.outvars, jaxpr.outvars)
   instantiate = _per_var(instantiate, jaxpr.invars, jaxpr.invars)
-  used: set = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
-  kept = []
-  for eqn in reversed(jaxpr.eqns):
-    rule = dce_rules.get(eqn.primitive, _default_rule)
-    used_inputs, new_eqn = rule([v in used for v in eqn.outvars], eqn)
-    if new_eqn is not None:
-      kept.append(new_eqn)
-    used.update(v for v, u in zip(eqn.invars, used_inputs) if u and type(v) is Var)
-  used_inputs = [v in used or keep for v, keep in zip(jaxpr.invars, instantiate)]
-  new = Jaxpr(jaxpr.constvars, [v for v, u in zip(jaxpr.invars, used_inputs) if u],
-              [v for v, u in zip(jaxpr.outvars, used_outputs) if u], kept[::-1],
-              jaxpr.effects, jaxpr.debug_info)
-  return new, used_inputs
+  new, used = dce(jaxpr, used_outputs, instantiate, dce_rules)
+  return new, [u or keep for u, keep in zip(used, instantiate)]
 
 
 def dce_jaxpr_consts(jaxpr: Jaxpr, used_outputs, instantiate=False
@@ -158,3 +137,145 @@ def trace_to_jaxpr_dynamic(fun, in_avals: Sequence, *, keep_inputs: list[bool] |
   if auto_dce:
     jaxpr, _ = dce_jaxpr(jaxpr, True, instantiate=True)
   return jaxpr, [v.aval for v in jaxpr.outvars], list(closed.consts)
+
+
+# --- partial evaluation: known and unknown inputs ----------------------------------------------
+
+class PartialVal(tuple):
+  """A value partial evaluation may or may not know: the pair ``(aval, None)`` for an unknown
+  value of type ``aval``, ``(None, value)`` for a known one.
+
+  Example:
+      >>> from ember.interpreters.partial_eval import PartialVal
+      >>> PartialVal.known(3.0).get_aval()
+      ShapedArray(float32[], weak_type=True)
+      >>> PartialVal.unknown(PartialVal.known(3.0).get_aval()).is_known()
+      False
+  """
+
+  def __new__(cls, xs: tuple):
+    return tuple.__new__(cls, xs)
+
+  @classmethod
+  def known(cls, const) -> "PartialVal":
+    return PartialVal((None, const))
+
+  @classmethod
+  def unknown(cls, aval) -> "PartialVal":
+    return PartialVal((aval, None))
+
+  def is_known(self) -> bool:
+    return self[0] is None
+
+  def get_known(self):
+    """The value if known, else None."""
+    return self[1] if self[0] is None else None
+
+  def get_aval(self):
+    """The type of the value, known or not."""
+    aval, const = self
+    return get_aval(const) if aval is None else aval
+
+
+class JaxprTracer:
+  """JAX's tracer of partial evaluation (a ``PartialVal`` and the recipe that computes it).
+  ember partially evaluates by staging the whole function and splitting its jaxpr
+  (``trace_to_jaxpr_nounits``), so it has no such tracer: making one raises.
+
+  Example:
+      >>> from ember.interpreters import partial_eval as pe
+      >>> pe.JaxprTracer(None, pe.PartialVal.known(1.0), None)  # doctest: +ELLIPSIS
+      Traceback (most recent call last):
+      NotImplementedError: ember.interpreters.partial_eval.JaxprTracer cannot be made: ...
+  """
+
+  def __init__(self, trace=None, pval=None, recipe=None):
+    raise NotImplementedError(
+        "ember.interpreters.partial_eval.JaxprTracer cannot be made: ember has no JaxprTrace "
+        "whose tracers carry a PartialVal and a recipe; trace_to_jaxpr_nounits stages the whole "
+        "function and splits its jaxpr instead.")
+
+
+def _instantiate_flags(instantiate, n: int) -> tuple:
+  if isinstance(instantiate, bool):
+    return (instantiate,) * n
+  flags = tuple(instantiate)
+  if len(flags) != n:
+    raise ValueError(f"trace_to_jaxpr_nounits: instantiate has {len(flags)} entries for {n} "
+                     "outputs.")
+  return flags
+
+
+def _split_known(jaxpr: Jaxpr, env: dict) -> list:
+  """Run the equations of ``jaxpr`` whose inputs ``env`` (var -> value) all knows, adding their
+  outputs to ``env``; the others, in order, are returned (the unknown part)."""
+  def known(x):
+    return type(x) is Literal or x in env
+
+  def read(x):
+    return literal_value(x) if type(x) is Literal else env[x]
+
+  unknown = []
+  for eqn in jaxpr.eqns:
+    if not all(known(x) for x in eqn.invars):
+      unknown.append(eqn)
+      continue
+    outs = eqn.primitive.bind(*[read(x) for x in eqn.invars], **eqn.params)
+    env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]))
+  return unknown
+
+
+def trace_to_jaxpr_nounits(fun, pvals: Sequence[PartialVal], instantiate=False
+                           ) -> tuple[Jaxpr, list[PartialVal], tuple]:
+  """Partially evaluate the wrapped function ``fun`` (``extend.linear_util.wrap_init``; it
+  returns a flat list) at ``pvals``: what depends only on known inputs is computed now, the
+  rest is staged into a jaxpr of the unknown inputs whose constants are the known values it
+  needs (the residuals). A known output stays known unless ``instantiate`` (a bool, or one per
+  output) asks for it as an output of the jaxpr. Unlike JAX, scalar constants stay literals of
+  the jaxpr rather than residuals.
+
+  Returns:
+    ``(jaxpr, out_pvals, residuals)``: evaluate ``jaxpr`` with ``residuals`` as its constants
+    and the unknown inputs as its arguments to get the unknown outputs.
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember import api_util
+      >>> from ember.extend import linear_util as lu
+      >>> from ember.interpreters import partial_eval as pe
+      >>> f = lambda x, y: [jnp.sin(x) * y, jnp.cos(x)]
+      >>> fun = lu.wrap_init(f, debug_info=api_util.debug_info("test", f, (1.0, 1.0), {}))
+      >>> f32 = ember.core.ShapedArray((), jnp.float32)
+      >>> jaxpr, out_pvals, res = pe.trace_to_jaxpr_nounits(
+      ...     fun, [pe.PartialVal.known(jnp.float32(0.0)), pe.PartialVal.unknown(f32)])
+      >>> print(jaxpr)
+      { lambda a:f32[]; b:f32[]. let c:f32[] = mul a b in (c,) }
+      >>> out_pvals[1].get_known()
+      Array(1., dtype=float32)
+  """
+  pvals = list(pvals)
+  for i, pv in enumerate(pvals):
+    if not isinstance(pv, PartialVal):
+      raise TypeError(f"trace_to_jaxpr_nounits: pvals[{i}] must be a PartialVal, got "
+                      f"{type(pv).__name__}.")
+  closed = trace_to_jaxpr(lambda *xs: fun.call_wrapped(*xs), [pv.get_aval() for pv in pvals],
+                          getattr(fun, "debug_info", None))
+  jaxpr = closed.jaxpr
+  env = dict(zip(jaxpr.constvars, closed.consts))
+  env.update((v, pv.get_known()) for v, pv in zip(jaxpr.invars, pvals) if pv.is_known())
+  unknown_eqns = _split_known(jaxpr, env)
+  flags = _instantiate_flags(instantiate, len(jaxpr.outvars))
+  out_pvals, outvars = [], []
+  for v, inst in zip(jaxpr.outvars, flags):
+    if (type(v) is Literal or v in env) and not inst:
+      out_pvals.append(PartialVal.known(literal_value(v) if type(v) is Literal else env[v]))
+    else:
+      out_pvals.append(PartialVal.unknown(v.aval))
+      outvars.append(v)
+  used = {x for e in unknown_eqns for x in e.invars if type(x) is not Literal}
+  used.update(v for v in outvars if type(v) is not Literal)
+  order = list(jaxpr.invars) + list(jaxpr.constvars) + [v for e in jaxpr.eqns for v in e.outvars]
+  residuals = [v for v in order if v in env and v in used]
+  invars = [v for v, pv in zip(jaxpr.invars, pvals) if not pv.is_known()]
+  new = Jaxpr(residuals, invars, outvars, unknown_eqns, jaxpr.effects, jaxpr.debug_info)
+  return new, out_pvals, tuple(env[v] for v in residuals)

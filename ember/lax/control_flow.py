@@ -22,6 +22,8 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var, dce
+from ember.backend.array import abstractify, device_put_value
 from ember.lax import elementwise as lax_ew
 from ember.lax import structural as lax_st
 from ember.primitives.control_flow.common import (aval_str, check_branch_outputs, check_carry,
@@ -123,8 +125,10 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
   """Repeat ``val = body_fun(val)`` while ``cond_fun(val)``, starting from ``init_val``.
 
   Forward-mode differentiable (jvp, linearize); reverse mode needs ``scan`` or a ``fori_loop``
-  with static bounds. Under ``vmap`` with a batched predicate the loop runs until every example
-  is done, finished examples keeping their values, as in JAX.
+  with static bounds, except through a value the body returns unchanged and ``cond_fun`` does
+  not read (it becomes a constant of the loop, as in JAX). Under ``vmap`` with a batched
+  predicate the loop runs until every example is done, finished examples keeping their values,
+  as in JAX.
 
   Example:
       >>> from ember import lax
@@ -146,10 +150,36 @@ def _while(cond_fun, body_fun, init_val, owner=None):
       leaves, avals = promoted, operand_avals(promoted)
       cond_t, body_t = _trace_while(cond_fun, body_fun, tree, avals, owner)
   check_carry("while_loop", body_fun, tree, avals, body_t.out_tree, body_t.out_avals)
-  outs = while_p.bind(*cond_t.consts, *body_t.consts, *leaves, cond_jaxpr=cond_t.jaxpr,
-                      body_jaxpr=body_t.jaxpr, cond_nconsts=len(cond_t.consts),
-                      body_nconsts=len(body_t.consts))
-  return pytree.unflatten(tree, outs)
+  return pytree.unflatten(tree, _bind_while(cond_t, body_t, leaves))
+
+
+def _bind_while(cond_t, body_t, carry) -> list:
+  """Bind ``while`` on the traced functions, first making a carry that the body returns
+  unchanged and the predicate does not read a constant of the body, as JAX's ``while_loop``
+  does (so ``grad`` can see through a value the loop only carries)."""
+  body, cond = body_t.jaxpr.jaxpr, cond_t.jaxpr.jaxpr
+  n_bc, n_cc = len(body_t.consts), len(cond_t.consts)
+  position = {v: i for i, v in enumerate(body.invars)}
+  changed = [position.get(v) != n_bc + i if isinstance(v, Var) else True
+             for i, v in enumerate(body.outvars)]
+  pruned_cond, used = dce(cond, [True], [True] * n_cc + changed)
+  still = [u or c for u, c in zip(used[n_cc:], changed)]  # carries that stay carries
+  if all(still):
+    return while_p.bind(*cond_t.consts, *body_t.consts, *carry, cond_jaxpr=cond_t.jaxpr,
+                        body_jaxpr=body_t.jaxpr, cond_nconsts=n_cc, body_nconsts=n_bc)
+  c_vars = body.invars[n_bc:]
+  body_j = Jaxpr(body.constvars, [v for v, k in zip(c_vars, still) if not k]
+                 + body.invars[:n_bc] + [v for v, k in zip(c_vars, still) if k],
+                 [v for v, k in zip(body.outvars, still) if k], body.eqns, body.effects,
+                 body.debug_info)
+  fixed = [x for x, k in zip(carry, still) if not k]
+  outs = iter(while_p.bind(
+      *cond_t.consts, *fixed, *body_t.consts, *[x for x, k in zip(carry, still) if k],
+      cond_jaxpr=ClosedJaxpr(pruned_cond, cond_t.jaxpr.consts),
+      body_jaxpr=ClosedJaxpr(body_j, body_t.jaxpr.consts), cond_nconsts=n_cc,
+      body_nconsts=len(fixed) + n_bc))
+  fixed = iter(fixed)
+  return [next(outs) if k else next(fixed) for k in still]
 
 
 def _trace_while(cond_fun, body_fun, tree, avals, owner):
@@ -299,11 +329,49 @@ def _scan(f, init, xs, length, reverse, unroll, owner=None, tag=None):
       traced = trace_fun(f, in_tree, avals + slices, "scan", owner=owner, tag=tag)
       carry_tree = _carry_tree(traced)
   check_carry("scan", f, init_tree, avals, carry_tree, traced.out_avals[:carry_tree.num_leaves])
-  outs = scan_p.bind(*traced.consts, *leaves, *x_leaves, jaxpr=traced.jaxpr, length=length,
-                     reverse=bool(reverse), unroll=unroll, num_consts=len(traced.consts),
-                     num_carry=n_carry)
+  outs = _bind_forwarding(traced, leaves, x_leaves, length=length, reverse=bool(reverse),
+                          unroll=unroll)
   ys_tree = traced.out_tree.children()[1]
   return pytree.unflatten(init_tree, outs[:n_carry]), pytree.unflatten(ys_tree, outs[n_carry:])
+
+
+def _bind_forwarding(traced, carry, xs, **params) -> list:
+  """Bind ``scan`` on a traced body, first taking out what the body only forwards, as JAX's
+  ``lax.scan`` does: a carry the body returns unchanged becomes a constant of the loop, and an
+  output that is a slice of ``xs`` as it is is ``xs`` itself, not a copy made by the loop."""
+  closed, consts = traced.jaxpr, list(traced.consts)
+  j = closed.jaxpr
+  n_consts, n_carry = len(consts), len(carry)
+  position = {v: i for i, v in enumerate(j.invars)}
+  fwd = [position.get(v) if isinstance(v, Var) else None for v in j.outvars]
+  still = [f != n_consts + i for i, f in enumerate(fwd[:n_carry])]  # carries that change
+  xs_start = n_consts + n_carry
+  from_xs = [f - xs_start if f is not None and f >= xs_start else None for f in fwd[n_carry:]]
+  if all(still) and all(f is None for f in from_xs):
+    return scan_p.bind(*consts, *carry, *xs, jaxpr=closed, num_consts=n_consts,
+                       num_carry=n_carry, **params)
+  c_vars, k_vars = j.invars[n_consts:xs_start], j.invars[xs_start:]
+  invars = ([v for v, s in zip(c_vars, still) if not s] + j.invars[:n_consts]
+            + [v for v, s in zip(c_vars, still) if s] + k_vars)
+  outvars = ([v for v, s in zip(j.outvars[:n_carry], still) if s]
+             + [v for v, f in zip(j.outvars[n_carry:], from_xs) if f is None])
+  body = ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, j.eqns, j.effects, j.debug_info),
+                     closed.consts)
+  fixed = [c for c, s in zip(carry, still) if not s]
+  outs = scan_p.bind(*fixed, *consts, *[c for c, s in zip(carry, still) if s], *xs, jaxpr=body,
+                     num_consts=len(fixed) + n_consts, num_carry=sum(still), **params)
+  outs = iter(outs)
+  fixed = iter(fixed)
+  carry_out = [next(outs) if s else next(fixed) for s in still]
+  return carry_out + [next(outs) if f is None else _as_array(xs[f]) for f in from_xs]
+
+
+def _as_array(x):
+  """A forwarded operand as an output: a NumPy array goes to the device (as JAX's scan does);
+  arrays and tracers are returned as they are."""
+  if isinstance(x, np.ndarray):
+    return device_put_value(x, abstractify(x))
+  return x
 
 
 def _carry_tree(traced):

@@ -109,7 +109,7 @@ def sigmoid(x):
 
   Raises:
       TypeError: for an integer or bool input (``lax.logistic`` accepts only inexact dtypes),
-        exactly as in JAX: ``sigmoid(1)`` raises, ``sigmoid(1.)`` does not.
+          exactly as in JAX: ``sigmoid(1)`` raises, ``sigmoid(1.)`` does not.
 
   Example:
       >>> import ember.numpy as jnp
@@ -390,7 +390,7 @@ def glu(x, axis: int = -1):
 
   Raises:
       AssertionError: if the axis has odd size (JAX checks this with an ``assert``; ember raises
-        the same error type and text, also under ``python -O``).
+          the same error type and text, also under ``python -O``).
       IndexError: if ``axis`` is out of range (as in JAX).
       TypeError: for an integer or bool input, from ``sigmoid`` (as in JAX).
 
@@ -426,9 +426,9 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
 
   Raises:
       TypeError: for a bool ``x`` (after the DeprecationWarning) or a non-integer
-        ``num_classes``.
+          ``num_classes``.
       ValueError: for an out-of-range ``axis``, or a named axis whose size is not
-        ``num_classes``.
+          ``num_classes``.
 
   Example:
       >>> import ember.numpy as jnp
@@ -480,7 +480,7 @@ def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None, 
   Raises:
       TypeError: for a non-array ``x``, ``mean``, ``variance`` or ``where`` (a list).
       ValueError: for an unknown ``algorithm`` when the variance is to be computed, or a
-        complex ``x`` with ``algorithm="fast"``.
+          complex ``x`` with ``algorithm="fast"``.
 
   Example:
       >>> import ember.numpy as jnp

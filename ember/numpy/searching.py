@@ -28,6 +28,7 @@ from ember.numpy.shape_ops import (_broadcast_to, _dtype, _is_array, _ndim, _sha
                                    reshape)
 from ember.numpy.taking import take
 from ember.transforms.jit import jit as _jit
+from ember.numpy.ufuncs import _where as _where_jit
 
 __all__ = [
     "where", "nonzero", "argwhere", "flatnonzero", "select", "piecewise", "extract", "compress",
@@ -43,18 +44,6 @@ def _int_array(v) -> "object":
 
 # --- where ------------------------------------------------------------------------------------
 
-def _where(condition, x, y):
-  if not dtypes.is_bool(_dtype(condition)):
-    condition = lax.ne(condition, np.zeros((), _dtype(condition)))
-  x, y = promote_dtypes(x, y)
-  shp = _util.broadcast_shapes(_shape(condition), _shape(x), _shape(y))
-  condition = _broadcast_to(condition, shp)
-  x = _broadcast_to(x, shp)
-  y = _broadcast_to(y, shp)
-  return lax.select(condition, x, y)
-
-
-_where_jit = _jit(_where)
 
 
 def where(condition, x=None, y=None, /, *, size=None, fill_value=None):

@@ -84,6 +84,9 @@ def _where_impl(condition, x, y):
   if _dt(condition) != np.bool_:
     condition = lax.ne(condition, _const(condition, 0))
   x, y = promote_dtypes(x, y)
+  if np.ndim(condition) == 0:  # select_n takes a scalar predicate as it is, as JAX's _where
+    shape = broadcast_shapes(np.shape(x), np.shape(y))
+    return lax.select(condition, broadcast_to(x, shape), broadcast_to(y, shape))
   shape = broadcast_shapes(np.shape(condition), np.shape(x), np.shape(y))
   condition, x, y = (broadcast_to(a, shape) for a in (condition, x, y))
   return lax.select(condition, x, y)

@@ -11,6 +11,8 @@ JAX); its operands must be scalars of one dtype, a 32- or 64-bit integer or a fl
 """
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from ember import dtypes
@@ -18,6 +20,7 @@ from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive
 from ember.backend.array import check_size
 from ember.backend.lowering import i64_array
+from ember.primitives.structural import broadcast_in_dim_p
 
 __all__ = []  # reached through ember.lax
 
@@ -67,6 +70,41 @@ def _empty_pp(params):
 empty_p = Primitive("empty")
 empty_p.def_rules(abstract_eval=_empty_abstract_eval, lower=_empty_lower)
 empty_p.pp_params = _empty_pp
+
+
+# --- empty2 -----------------------------------------------------------------------------------
+
+class MemorySpace(enum.Enum):
+  """Where an array's memory lives (printed ``MemorySpace.Device``, as JAX's)."""
+  Device = "device"
+  Host = "host"
+  Any = "any"
+
+  def __str__(self):
+    return f"MemorySpace.{self.name}"
+
+
+def _empty2_abstract_eval(*, dtype, memory_space):
+  return ShapedArray((), np.dtype(dtype))
+
+
+def _empty2_lower(ctx, *, dtype, memory_space):
+  return ctx.constant(np.zeros((), np.dtype(dtype)), ShapedArray((), np.dtype(dtype)))
+
+
+# A scalar with no defined value (ember's is zero): partial evaluation of ``cond`` fills the
+# residual slots a branch does not use with it, broadcast to the slot's shape, as JAX does.
+empty2_p = Primitive("empty2")
+empty2_p.def_rules(abstract_eval=_empty2_abstract_eval, lower=_empty2_lower)
+
+
+def empty_like(aval: ShapedArray):
+  """``empty2`` broadcast to ``aval``'s shape (JAX's ``empty_like`` of an aval)."""
+  out = empty2_p.bind(dtype=np.dtype(aval.dtype), memory_space=MemorySpace.Device)
+  if not aval.shape:
+    return out
+  return broadcast_in_dim_p.bind(out, shape=tuple(aval.shape), broadcast_dimensions=(),
+                                 sharding=None)
 
 
 # --- rng_uniform ------------------------------------------------------------------------------

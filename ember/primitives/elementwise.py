@@ -1022,6 +1022,10 @@ def _convert_const_fold(x, *, new_dtype, weak_type, sharding=None):
 
 
 convert_element_type_p.const_fold = _convert_const_fold
+# A conversion to the operand's own type stages no equation (JAX's forwarding rule).
+convert_element_type_p.staging_forward = lambda avals, params: 0 if (
+    avals[0].dtype == params["new_dtype"] and avals[0].weak_type == params["weak_type"]
+    and params.get("sharding") is None) else None
 
 
 def _bitcast_abstract_eval(x, *, new_dtype):

@@ -124,6 +124,10 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 broadcast_in_dim_p.def_rules(abstract_eval=_broadcast_in_dim_abstract_eval,
                              lower=_broadcast_in_dim_lower)
 broadcast_in_dim_p.pp_params = _broadcast_in_dim_pp
+# A broadcast to the operand's own shape stages no equation (JAX's forwarding rule).
+broadcast_in_dim_p.staging_forward = lambda avals, params: 0 if (
+    tuple(params["shape"]) == avals[0].shape and params.get("sharding") is None
+    and tuple(params["broadcast_dimensions"]) == tuple(range(avals[0].ndim))) else None
 
 
 def _broadcast_in_dim_transpose(ct, aval, *, shape, broadcast_dimensions, sharding):

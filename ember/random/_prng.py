@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import operator
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -690,9 +691,29 @@ def check_key(name: str, key, *, single: bool = True, consume: bool = True
         key = _vmap_randomness.per_example(name, key)
     return key, True
   keys = _raw_key(name, key, single)
+  if name != "clone":  # as in JAX, clone takes raw keys silently
+    _legacy_key_check()
   if consume and _tracing_state.trace is not _EVAL_TRACE:
     keys = _vmap_randomness.per_example(name, keys)
   return keys, False
+
+
+_LEGACY_KEY_MESSAGE = (
+    "Legacy uint32 key array passed as key to jax.random function. Please create keys using "
+    "jax.random.key(). If use of a raw key array was intended, set jax_legacy_prng_key=\"allow\".")
+
+
+def _legacy_key_check() -> None:
+  """A raw key reached a random function: raise or warn as ``jax_legacy_prng_key`` (and
+  ``jax_enable_custom_prng``) ask, with JAX's messages."""
+  mode = config.jax_legacy_prng_key
+  if mode == "error":
+    raise ValueError(_LEGACY_KEY_MESSAGE)
+  if mode == "warn":
+    warnings.warn(_LEGACY_KEY_MESSAGE, stacklevel=3)
+  elif config.jax_enable_custom_prng:
+    warnings.warn("Raw arrays as random keys to jax.random functions are deprecated. Assuming "
+                  "valid threefry2x32 key for now.", FutureWarning, stacklevel=3)
 
 
 def _raw_key(name: str, key, single: bool) -> PRNGKeyArray:
@@ -755,7 +776,8 @@ def PRNGKey(seed, *, impl=None):
       Array([ 0, 42], dtype=uint32)
   """
   impl = resolve_impl(impl)
-  return jitted(_seed, impl=impl)(_seed_value("PRNGKey", seed))
+  data = jitted(_seed, impl=impl)(_seed_value("PRNGKey", seed))
+  return PRNGKeyArray(data, impl) if config.jax_enable_custom_prng else data
 
 
 def key(seed, *, impl=None, dtype=None) -> PRNGKeyArray:
@@ -853,7 +875,7 @@ def split(key, num: int | Sequence[int] = 2):
                       f"of type {type(num).__name__}.") from None
   shape = canonicalize_shape(shape, "split")
   out = jitted(_split, shape=shape)(keys)
-  return keys._like(out) if typed else out
+  return keys._like(out) if typed or config.jax_enable_custom_prng else out
 
 
 def fold_in(key, data):
@@ -871,7 +893,7 @@ def fold_in(key, data):
     raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {shape} != (). "
                     "Use jax.vmap for batching.")
   out = jitted(_fold_in)(keys, data)
-  return keys._like(out) if typed else out
+  return keys._like(out) if typed or config.jax_enable_custom_prng else out
 
 
 def _fold_in(key, data):

@@ -93,7 +93,7 @@ def instantiate(t, aval: ShapedArray | None = None):
 def _add_any_abstract_eval(x, y):
   if x.shape != y.shape or x.dtype != y.dtype:
     raise TypeError(f"add_any: operands must have one aval, got {x} and {y}")
-  return x if x.weak_type == y.weak_type else x.update(weak_type=False)
+  return x  # the first operand's type, weak or not, as JAX's add_any
 
 
 def _add_any_lower(ctx, x, y):

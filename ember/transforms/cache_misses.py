@@ -140,7 +140,12 @@ def record_trace(fun: Callable, name: str, args: tuple, kwargs: dict, static_arg
                  static_argnames, pos_names, leaf_names: Callable[[], list], avals: tuple,
                  axis_env) -> None:
   """Note that ``fun`` (jitted as ``name``) traced for this call: log why when
-  ``jax_explain_cache_misses`` is on, and warn once when it keeps tracing anew."""
+  ``jax_explain_cache_misses`` is on, and warn once when it keeps tracing anew. Under
+  ``jax_no_tracing`` the trace is refused (RuntimeError, JAX's message)."""
+  if config.jax_no_tracing:
+    code = _code(fun)
+    at = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    raise RuntimeError(f"re-tracing function {name}{at} for `jit`, but 'no_tracing' is set")
   explain = config.jax_explain_cache_misses
   threshold = config.ember_recompile_warning
   if not explain and (not threshold or _internal(fun)):

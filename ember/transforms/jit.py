@@ -512,7 +512,8 @@ class PjitFunction:
 
   def _cpp_miss(self, *args, **kwargs):
     """jaxlib's C++ dispatcher missed its cache: run the Python path, and hand it the executable
-    when the call is one it can serve next time (uncommitted device arrays, no kwargs)."""
+    when the call is one it can serve next time: uncommitted device arrays on the default
+    device, Python scalars and NumPy values (placed by ``cpp_dispatch._place_host_value``)."""
     out = self._call_python(args, kwargs)
     simple = self._simple and not kwargs
     if simple:
@@ -520,12 +521,17 @@ class PjitFunction:
     else:  # the C++ side flattens the dynamic arguments as _split and flatten do
       dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
       leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
+    donates = bool(self._donate_argnums or self._donate_argnames)
     if len(leaves) > _CPP_MAX_LEAVES:
       self._cpp = None  # C++ signatures cost more per leaf than the Python path: keep Python
       return out, None
-    if not all(type(x) is ArrayImpl for x in leaves):
+    hosts = cpp_dispatch.HOST_TYPES
+    if not all(type(x) is ArrayImpl or (type(x) in hosts and not donates) for x in leaves):
+      return out, None  # (a donated host value needs a buffer of its own: see place_args)
+    try:  # the key the Python path cached the entry under
+      avals = tuple([x.aval if type(x) is ArrayImpl else abstractify(x) for x in leaves])
+    except TypeError:
       return out, None
-    avals = tuple([x.aval for x in leaves])  # the key the Python path cached the entry under
     key = (in_tree, avals, config.trace_key) if simple else \
         (in_tree, avals, statics, config.trace_key, _state.axis_env)
     entry = self._cache.get(key)
@@ -535,7 +541,7 @@ class PjitFunction:
       # jaxlib's dispatcher cannot serve ember's mesh shardings: go straight to Python.
       self._cpp = None
       return out, None
-    if entry.default_exe is None or any(x._committed for x in leaves):
+    if entry.default_exe is None or any(type(x) is ArrayImpl and x._committed for x in leaves):
       return out, None
     return out, cpp_dispatch.fastpath(entry.default_exe, len(leaves), out)
 

@@ -9,7 +9,7 @@ from typing import NamedTuple, Sequence
 
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, dce
 from ember.backend.compile import LRUCache
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
 from ember.transforms.jit import jit_p, jit_params, hoist_consts
@@ -109,21 +109,34 @@ def _partial_eval(closed, unknowns, instantiate_out, forward):
       unknown = lin.to_jaxpr([o for o, u in zip(outs, out_unknown) if u])
     finally:
       lin.alive = False
+    unknown, residuals = _without_dead_code(unknown)
     position = {id(x): i for i, x in zip(known_pos, known_ins)}
     spec, computed = [], []
-    for c in unknown.consts:  # the residuals
+    for c in residuals:
       i = position.get(id(c))
       if i is not None and (forward is None or forward[i]):
         spec.append(("in", i))
       else:
         spec.append(("out", len(computed)))
         computed.append(c)
-    box.append((hoist_consts(unknown)[0], out_unknown, spec))
+    box.append((unknown, out_unknown, spec))
     return [o for o, u in zip(outs, out_unknown) if not u] + computed
 
   known = trace_to_jaxpr(known_fun, [in_avals[i] for i in known_pos])
+  j = known.jaxpr  # what only dead code (or dropped residuals) needed goes, as in JAX
+  known = ClosedJaxpr(dce(j, [True] * len(j.outvars), [True] * len(j.invars))[0], known.consts)
   unknown, out_unknown, spec = box[0]
   return PartialEval(known, unknown, out_unknown, spec)
+
+
+def _without_dead_code(unknown: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+  """The unknown part (residuals as leading inputs) without equations no output needs, and the
+  residuals it still reads: the known part then neither saves nor computes the others."""
+  hoisted, residuals = hoist_consts(unknown)
+  j = hoisted.jaxpr
+  keep = [False] * len(residuals) + [True] * (len(j.invars) - len(residuals))
+  pruned, used = dce(j, [True] * len(j.outvars), keep)
+  return ClosedJaxpr(pruned, []), [r for r, u in zip(residuals, used) if u]
 
 
 def _jit_partial_eval(trace, args, params):

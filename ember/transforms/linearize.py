@@ -97,14 +97,24 @@ def _is_linear(v, linear: set) -> bool:
 _TRANSPOSE = NameTransform("transpose")
 
 
-def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
-  """Cotangents of a linear jaxpr's inputs, given its outputs' cotangents (values or Zero)."""
+def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence,
+                  in_avals: Sequence | None = None, sums: Sequence | None = None) -> list:
+  """Cotangents of a linear jaxpr's inputs, given its outputs' cotangents (values or Zero).
+
+  ``in_avals`` (one per input) types the linear inputs for the transpose rules instead of the
+  inputs' own avals: a loop's carry is typed by its cotangent (strong where the carry was a weak
+  Python scalar), as JAX's scan transpose does. ``sums`` (one per input, or None) are running
+  sums the input's cotangents are added to as they are made (a loop's constants), so the
+  additions come where JAX's accumulators put them."""
   known = {id(v): c for v, c in zip(jaxpr.constvars, consts)}
+  typed = {} if in_avals is None else {id(v): a for v, a in zip(jaxpr.invars, in_avals)}
   linear = {id(v) for v in jaxpr.invars}
   for eqn in jaxpr.eqns:
     if any(_is_linear(v, linear) for v in eqn.invars):
       linear.update(id(v) for v in eqn.outvars)
   cts: dict[int, Any] = {}
+  if sums is not None:
+    cts.update((id(v), s) for v, s in zip(jaxpr.invars, sums) if s is not None)
 
   def accumulate(v, ct):
     if type(ct) is Zero or ct is None or not _is_linear(v, linear):
@@ -116,7 +126,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence, cts_out: Sequence) -> list:
     if isinstance(v, Literal):
       return literal_value(v)
     if _is_linear(v, linear):
-      return UndefinedPrimal(v.aval)
+      return UndefinedPrimal(typed.get(id(v), v.aval))
     return known[id(v)]
 
   # Non-linear equations (primal recomputation, e.g. inside checkpoint) run forwards first.

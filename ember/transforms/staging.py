@@ -35,13 +35,30 @@ __all__ = ["JaxprTracer", "DynamicJaxprTrace", "trace_to_jaxpr", "make_jaxpr", "
 
 def user_frame(names: tuple = ()) -> SourceInfo | None:
   """The innermost stack frame outside ember (where the user's code called us), with the
-  ``named_scope`` names in force."""
+  ``named_scope`` names in force; one shared object per place and scope (see below)."""
   f = sys._getframe(2)
   while f is not None and f.f_code.co_filename.startswith(core.EMBER_DIR):
     f = f.f_back
   if f is None:
     return None
-  return SourceInfo(f.f_code.co_filename, f.f_lineno, f.f_code.co_name, NameStack(names))
+  code = f.f_code
+  key = (code.co_filename, f.f_lineno, code.co_name, names)
+  try:
+    info = _SOURCE_INFOS.get(key)
+  except TypeError:  # a scope name that cannot be hashed: not shared
+    return SourceInfo(*key[:3], NameStack(names))
+  if info is None:
+    if len(_SOURCE_INFOS) >= 4096:
+      _SOURCE_INFOS.clear()
+    info = _SOURCE_INFOS[key] = SourceInfo(*key[:3], NameStack(names))
+  return info
+
+
+# One SourceInfo per call site and scope, shared by the equations staged there: a long program
+# then keeps a few objects per equation alive, not six, and the garbage collector's full passes
+# over them (which grow with the program) stay short. SourceInfos are immutable, so sharing is
+# invisible.
+_SOURCE_INFOS: dict[tuple, SourceInfo] = {}
 
 
 def fun_name(fun: Callable) -> str:
@@ -154,8 +171,8 @@ def _finished(x: core.Tracer) -> bool:
 
 class DynamicJaxprTrace(core.Trace):
   """Records primitive applications as equations of a Jaxpr."""
-  __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "debug", "alive",
-               "name_base")
+  __slots__ = ("eqns", "invars", "constvars", "consts", "_const_ids", "_literals", "debug",
+               "alive", "name_base")
 
   def __init__(self, parent: core.Trace, debug: DebugInfo | None = None):
     super().__init__(parent)
@@ -164,6 +181,7 @@ class DynamicJaxprTrace(core.Trace):
     self.constvars: list[Var] = []
     self.consts: list[Any] = []
     self._const_ids: dict[int, Var] = {}
+    self._literals: dict[tuple, tuple] = {}  # (id, aval) -> (Python scalar, its Literal)
     self.debug = debug
     self.alive = True
     self.name_base = core.name_stack()  # the scopes around the traced function
@@ -194,16 +212,39 @@ class DynamicJaxprTrace(core.Trace):
     else:
       aval = core.get_aval(x)
       if aval.shape == () and type(x) is not ArrayImpl:  # an Array is a constvar, as in JAX
-        return Literal(_scalar_value(x, aval), aval)
+        return self._literal(x, aval)
     var = Var(aval)
     self.constvars.append(var)
     self.consts.append(x)
     self._const_ids[key] = var
     return var
 
+  def _literal(self, x, aval: ShapedArray) -> Literal:
+    """The literal for the scalar ``x``. A constant used again at the same type (the ``1.0``
+    in a loop's body) shares one Literal, so a long program keeps fewer objects alive.
+    Literals are never changed, so sharing is invisible (printing reads only their value and
+    type). A Python scalar is known by its id (it is kept with its literal, so the id stays
+    its own), a NumPy scalar by its type and bytes (exact: ``-0.0`` is not ``0.0``)."""
+    t = type(x)
+    if t in _PY_SCALARS:
+      key = (id(x), aval)
+    elif isinstance(x, np.generic):
+      key = (t, x.tobytes(), aval)
+    else:
+      return Literal(_scalar_value(x, aval), aval)
+    hit = self._literals.get(key)
+    if hit is None:
+      hit = self._literals[key] = (x, Literal(_scalar_value(x, aval), aval))
+    return hit[1]
+
   def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
     atoms = [self.atom(x) for x in args]
     out = prim.abstract(tuple([a.aval for a in atoms]), params)
+    forward = getattr(prim, "staging_forward", None)
+    if forward is not None:  # an operation that changes nothing stages nothing, as in JAX
+      i = forward([a.aval for a in atoms], params)
+      if i is not None:
+        return JaxprTracer(self, atoms[i].aval, atoms[i])
     fold = getattr(prim, "const_fold", None)
     if fold is not None and all(type(a) is Literal for a in atoms):
       value = fold(*[a.val for a in atoms], **params)  # e.g. converting a scalar constant
@@ -290,6 +331,9 @@ def staged_scalar(value, aval: ShapedArray):
   if type(trace) is not DynamicJaxprTrace or aval.shape:
     return None
   return JaxprTracer(trace, aval, Literal(_scalar_value(value, aval), aval))
+
+
+_PY_SCALARS = frozenset({bool, int, float, complex})
 
 
 def _scalar_value(x, aval: ShapedArray):

@@ -9,22 +9,6 @@ KNOWN: dict[str, str] = {
         "residuals plus a jit named remat for the backward pass; JAX computes the primal outside "
         "and prints one remat2 taking (a, 1.0) that recomputes sin/cos and returns the "
         "cotangent (remat partial evaluation, transforms/custom.py)",
-    "control_flow::grad_scan_pytree_carry":
-        "grad through scan w.r.t. a weakly typed carry (Python float 0.0): ember's cotangent is "
-        "weak_type=True, JAX's False. The transposed scan now carries the incoming cotangents' "
-        "types as JAX does; what remains is the carry tangent's type in the jvp of the scan: "
-        "ember's is weak like the primal carry, so transposing the body's convert_element_type "
-        "(weak to strong) converts back to weak, where JAX's tangent carry is strong and the "
-        "convert vanishes (primitives/control_flow/scan.py _scan_jvp)",
-    "control_flow::make_jaxpr_of_grad_of_scan":
-        "the transposed scan body converts the carry cotangent to weak_type=True ('r = "
-        "convert_element_type[... weak_type=True] q') where JAX has none (same cause as "
-        "grad_scan_pytree_carry; primitives/control_flow/scan.py)",
-    "control_flow::make_jaxpr_of_grad_of_cond":
-        "partial evaluation of cond fills a branch's missing residual with the literal 0.0; JAX "
-        "emits 'empty2[dtype=float32 memory_space=MemorySpace.Device]' in every branch (ember "
-        "has no empty2 primitive; primitives/control_flow/cond.py)",
-    # pytrees / dtypes / errors (ember/pytree/__init__.py, numpy/scalar_types.py, staging, jit)
     "pytrees::tree_flatten_leaves_and_treedef_str":
         "str(treedef) is optree's 'PyTreeSpec({...})'; JAX prints 'PyTreeDef({...})' "
         "(ember/pytree/__init__.py)",

@@ -16,7 +16,10 @@ from ember.core.eval import jaxpr_as_fun
 from ember.core.aval import ShapedArray
 from ember.core.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 
+from ember.extend.core._check_jaxpr import JaxprTypeError, check_jaxpr  # noqa: E402
+
 __all__ = ["ClosedJaxpr", "DropVar", "Jaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun",
+           "check_jaxpr", "JaxprTypeError",
            "TraceTag", "get_opaque_trace_state", "set_current_trace", "take_current_trace",
            "Primitive", "ShapedArray", "primitives"]
 

@@ -25,6 +25,7 @@ from ember.backend import lowering
 from ember.transforms.ad_util import Zero, float0, is_undefined, tangent_aval
 from ember.transforms.batching import batch_jaxpr, bdim_at_front, moveaxis
 from ember.transforms.jit_rules import _transpose_jaxpr
+from ember.primitives.creation import empty_like
 from ember.primitives.control_flow.common import (Traced, cached, join_consts,
                                                   partial_eval_jaxpr, jvp_jaxpr, split,
                                                   trace_flat)
@@ -128,13 +129,11 @@ def _split_branches(branches, unknowns):
 
 
 def _known_branch(pe, mine, slot_avals, n_known):
-  from ember import lax
-
   def fun(*known_ins):
     outs = eval_jaxpr(pe.known.jaxpr, pe.known.consts, *known_ins)
+    empty = [empty_like(a) for a in slot_avals]  # every slot, then the branch's own (as JAX)
     filled = dict(zip(mine, outs[n_known:]))
-    return outs[:n_known] + [filled[k] if k in filled else lax.full(a.shape, 0, a.dtype)
-                             for k, a in enumerate(slot_avals)]
+    return outs[:n_known] + [filled.get(k, e) for k, e in enumerate(empty)]
   return trace_flat(fun, pe.known.in_avals)
 
 

@@ -24,12 +24,13 @@ from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.backend import lowering
 from ember.backend.lowering import i64_array
-from ember.transforms.ad_util import (Zero, add_tangents, instantiate, is_undefined,
+from ember.transforms.ad_util import (Zero, instantiate, is_undefined,
                                       tangent_aval, zeros_like_aval)
 from ember.transforms.batching import batch_jaxpr, matchaxis, moveaxis
 from ember.transforms.jit import hoist_consts
 from ember.transforms.linearize import backward_pass
-from ember.core.jaxpr import Jaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.core.eval import eval_jaxpr
 from ember.primitives.control_flow.common import (cached, fixed_point, jvp_jaxpr,
                                                   partial_eval_jaxpr, permute, split,
                                                   trace_flat)
@@ -202,12 +203,25 @@ def _split_scan(args, unknowns, params):
   c_uk, carry_uk, _ = split(unknowns, n_consts, n_carry)
   n_ys = len(jaxpr.out_avals) - n_carry
   pe = partial_eval_jaxpr(jaxpr, unknowns, carry_uk + [False] * n_ys, _forward(params))
-  known_body, known_consts, body, const_res, xs_res = cached(
-      ("scan-pe", jaxpr, tuple(unknowns), n_consts, n_carry),
-      lambda: (*hoist_consts(pe.known), *_unknown_body(pe, n_consts, n_carry, unknowns)))
+  known_body, known_consts, hoist = cached(
+      ("scan-pe-known", jaxpr, tuple(unknowns), n_consts, n_carry),
+      lambda: _hoisted(*hoist_consts(pe.known), c_uk.count(False), pe.out_unknown.count(False)))
+  hoisted = [False] * sum(kind == "out" for kind, _ in pe.residuals) if hoist is None else \
+      [not u for u in hoist.out_unknown[pe.out_unknown.count(False):]]
+  body, const_res, xs_res = cached(
+      ("scan-pe-unknown", jaxpr, tuple(unknowns), n_consts, n_carry, tuple(hoisted)),
+      lambda: _unknown_body(pe, n_consts, n_carry, unknowns, hoisted))
   loop = dict(length=params["length"], reverse=params["reverse"], unroll=params["unroll"])
-  known = scan_p.bind(*known_consts, *[x for x, u in zip(args, unknowns) if not u],
-                      jaxpr=known_body, num_consts=len(known_consts) + c_uk.count(False),
+  loop_consts = [*known_consts, *[x for x, u in zip(args[:n_consts], c_uk) if not u]]
+  rest = [x for x, u in zip(args[n_consts:], unknowns[n_consts:]) if not u]
+  hoisted_vals = []
+  if hoist is not None:  # what only the loop's constants decide is computed once, outside
+    outs = eval_jaxpr(hoist.known.jaxpr, hoist.known.consts, *loop_consts)
+    n_hoisted = sum(hoisted)
+    hoisted_vals, computed = outs[:n_hoisted], outs[n_hoisted:]
+    loop_consts = [loop_consts[i] if kind == "in" else computed[i]
+                   for kind, i in hoist.residuals]
+  known = scan_p.bind(*loop_consts, *rest, jaxpr=known_body, num_consts=len(loop_consts),
                       num_carry=carry_uk.count(False), **loop)
   n_known = pe.out_unknown.count(False)
   uk_c, uk_carry, uk_x = split([i for i, u in enumerate(unknowns) if u], c_uk.count(True),
@@ -215,27 +229,50 @@ def _split_scan(args, unknowns, params):
   stacked = known[n_known:]
   positions = ([None] * len(const_res) + uk_c + uk_carry + [None] * (len(stacked) + len(xs_res))
                + uk_x)
-  residual = iter([args[i] for i in const_res] + stacked + [args[i] for i in xs_res])
+  hoisted_it = iter(hoisted_vals)
+  residual = iter([args[i] if kind == "in" else next(hoisted_it) for kind, i in const_res]
+                  + stacked + [args[i] for i in xs_res])
   operands = [next(residual) if i is None else args[i] for i in positions]
   unknown_params = dict(loop, jaxpr=body, num_consts=len(const_res) + len(uk_c),
                         num_carry=len(uk_carry))
   return known[:n_known], operands, unknown_params, pe.out_unknown, positions
 
 
-def _unknown_body(pe, n_consts, n_carry, unknowns):
-  """The unknown part with inputs in scan order: (const residuals, unknown consts; unknown
-  carries; stacked residuals, xs residuals, unknown xs). Returns it and the positions of the
-  operands passed as const and xs residuals."""
+def _hoisted(known_body: ClosedJaxpr, known_consts: list, n_loop_consts: int, n_outs: int):
+  """The known loop's body with what depends only on its constants taken out, as JAX's scan
+  partial evaluation does: ``(body, consts, split)``, where ``split`` (None when nothing is
+  worth taking out) partially evaluates the body with the constants known: its known part runs
+  once before the loop and returns the residuals that depend only on constants (passed to the
+  unknown loop as constants instead of being stacked) and the loop's new constants. As in
+  JAX, a callback that reads only constants moves out too (it runs once)."""
+  n_kc = len(known_consts) + n_loop_consts
+  n_in, n_res = len(known_body.in_avals), len(known_body.out_avals) - n_outs
+  split_ = partial_eval_jaxpr(known_body, [False] * n_kc + [True] * (n_in - n_kc),
+                              [True] * n_outs + [False] * n_res)
+  if not split_.known.jaxpr.eqns:
+    return known_body, known_consts, None
+  return split_.unknown, known_consts, split_
+
+
+def _unknown_body(pe, n_consts, n_carry, unknowns, hoisted):
+  """The unknown part with inputs in scan order: (const residuals: forwarded consts and
+  hoisted residuals, unknown consts; unknown carries; stacked residuals, xs residuals, unknown
+  xs). Returns it, the const residuals (``("in", argument)``, or ``("hoisted", None)`` for the
+  next hoisted value) and the arguments passed as xs residuals."""
   spec = pe.residuals
-  const_pos = [r for r, (kind, i) in enumerate(spec) if kind == "in" and i < n_consts]
-  xs_pos = [r for r, (kind, i) in enumerate(spec) if kind == "in" and i >= n_consts + n_carry]
-  stacked_pos = [r for r, (kind, _) in enumerate(spec) if kind == "out"]
+  is_hoisted = iter(hoisted)
+  where = [("in" if i < n_consts else "xs") if kind == "in" else
+           ("hoisted" if next(is_hoisted) else "stacked") for kind, i in spec]
+  const_pos = [r for r, w in enumerate(where) if w in ("in", "hoisted")]
+  xs_pos = [r for r, w in enumerate(where) if w == "xs"]
+  stacked_pos = [r for r, w in enumerate(where) if w == "stacked"]
   c_uk, carry_uk, _ = split(unknowns, n_consts, n_carry)
   base, nc, ncarry = len(spec), sum(c_uk), sum(carry_uk)
   order = [*const_pos, *range(base, base + nc + ncarry), *stacked_pos, *xs_pos,
            *range(base + nc + ncarry, len(pe.unknown.in_avals))]
-  return (permute(pe.unknown, order), [spec[r][1] for r in const_pos],
-          [spec[r][1] for r in xs_pos])
+  # hoisted residuals come from the hoisted computation in this same order
+  const_res = [spec[r] if where[r] == "in" else ("hoisted", None) for r in const_pos]
+  return permute(pe.unknown, order), const_res, [spec[r][1] for r in xs_pos]
 
 
 # --- transpose --------------------------------------------------------------------------------
@@ -260,18 +297,18 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse, u
   c_lin = tuple(is_undefined(x) for x in consts)
   x_lin = tuple(is_undefined(x) for x in xs)
   ys_zero = tuple(type(c) is Zero for c in ct_ys)
-  # The carried cotangents keep the types they come in with (weak or not), as in JAX.
-  carry_avals = jaxpr.in_avals[num_consts:num_consts + num_carry]
-  ct_avals = tuple(a if type(c) is Zero else core.get_aval(c)
-                   for c, a in zip(ct_carry, carry_avals))
+  # The carried cotangents keep the types they come in with (weak or not; a zero has the
+  # output carry's type), as in JAX.
+  ct_avals = tuple(c.aval if type(c) is Zero else core.get_aval(c) for c in ct_carry)
   body, body_consts = cached(
       ("scan-t", jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals),
       lambda: _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals))
+  ct_carry = [instantiate(c, a) for c, a in zip(ct_carry, ct_avals)]  # first, as JAX
   acc = [zeros_like_aval(x.aval) for x in consts if is_undefined(x)]
   outs = scan_p.bind(*body_consts, *[x for x in consts if not is_undefined(x)], *acc,
-                     *[instantiate(c, a) for c, a in zip(ct_carry, ct_avals)],
-                     *[x for x in xs if not is_undefined(x)],
+                     *ct_carry,
                      *[c for c, z in zip(ct_ys, ys_zero) if not z],
+                     *[x for x in xs if not is_undefined(x)],
                      jaxpr=body, length=length, num_consts=len(body_consts) + c_lin.count(False),
                      num_carry=len(acc) + num_carry, reverse=not reverse, unroll=unroll)
   ct_consts, ct_init, ct_xs = split(outs, len(acc), num_carry)
@@ -282,8 +319,9 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse, u
 
 
 def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals):
-  """One iteration backwards: (const residuals, const cotangent sums, carry cotangents, xs
-  residuals, nonzero ys cotangents) -> (new sums, cotangents of the carries in, of the xs)."""
+  """One iteration backwards: (const residuals, const cotangent sums, carry cotangents, nonzero
+  ys cotangents, xs residuals) -> (new sums, cotangents of the carries in, of the xs); the
+  operands in JAX's order."""
   j = jaxpr.jaxpr
   cv, carry_v, xv = split(j.invars, num_consts, num_carry)
   res_c, lin_c = [v for v, f in zip(cv, c_lin) if not f], [v for v, f in zip(cv, c_lin) if f]
@@ -292,17 +330,21 @@ def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_aval
   y_avals = jaxpr.out_avals[num_carry:]
 
   def fun(*xs):
-    rc, acc, ct_carry, rx, ct_y = split(xs, len(res_c), len(lin_c), num_carry, len(res_x))
+    rc, acc, ct_carry, ct_y, rx = split(xs, len(res_c), len(lin_c), num_carry,
+                                        ys_zero.count(False))
     it = iter(ct_y)
     ct_ys = [Zero(tangent_aval(a)) if z else next(it) for a, z in zip(y_avals, ys_zero)]
-    d_c, d_carry, d_x = split(backward_pass(linear, rc + rx, ct_carry + ct_ys), len(lin_c),
-                              num_carry)
-    return ([instantiate(add_tangents(a, d), v.aval) for a, d, v in zip(acc, d_c, lin_c)] +
+    in_avals = [v.aval for v in lin_c] + list(ct_avals) + [v.aval for v in lin_x]
+    sums = list(acc) + [None] * (num_carry + len(lin_x))
+    d_c, d_carry, d_x = split(backward_pass(linear, rc + rx, ct_carry + ct_ys, in_avals, sums),
+                              len(lin_c), num_carry)
+    return ([instantiate(d, v.aval) for d, v in zip(d_c, lin_c)] +
             [instantiate(d, a) for d, a in zip(d_carry, ct_avals)] +
             [instantiate(d, v.aval) for d, v in zip(d_x, lin_x)])
 
-  avals = [v.aval for v in res_c + lin_c] + list(ct_avals) + [v.aval for v in res_x]
-  return trace_flat(fun, avals + [a for a, z in zip(y_avals, ys_zero) if not z])
+  avals = [v.aval for v in res_c + lin_c] + list(ct_avals)
+  return trace_flat(fun, avals + [a for a, z in zip(y_avals, ys_zero) if not z]
+                    + [v.aval for v in res_x])
 
 
 # --- batching ---------------------------------------------------------------------------------
@@ -310,7 +352,6 @@ def _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_aval
 def _scan_batch(axis, vals, dims, *, jaxpr, length, num_consts, num_carry, reverse, unroll):
   consts, init, xs = split(vals, num_consts, num_carry)
   c_d, init_d, x_d = split(dims, num_consts, num_carry)
-  xs = [x if d is None else moveaxis(x, d, 1) for x, d in zip(xs, x_d)]
   slice_d = [None if d is None else 0 for d in x_d]
   at = lambda flags: [0 if f else None for f in flags]  # noqa: E731
   batch = lambda in_dims, out_at=None: batch_jaxpr(  # noqa: E731
@@ -321,6 +362,7 @@ def _scan_batch(axis, vals, dims, *, jaxpr, length, num_consts, num_carry, rever
   ys_b = [d is not None for d in batch(c_d + carry_d + slice_d)[2][num_carry:]]
   body, body_consts, _ = batch(c_d + carry_d + slice_d, carry_d + at(ys_b))
   init = [matchaxis(x, d, 0, axis.size) if b else x for x, d, b in zip(init, init_d, batched)]
+  xs = [x if d is None else moveaxis(x, d, 1) for x, d in zip(xs, x_d)]  # after init, as JAX
   outs = scan_p.bind(*body_consts, *consts, *init, *xs, jaxpr=body, length=length,
                      num_consts=len(body_consts) + num_consts, num_carry=num_carry,
                      reverse=reverse, unroll=unroll)

@@ -656,3 +656,27 @@ def trapezoid_jaxprs():
 def trapezoid_grad_and_vmap():
   return (jax.grad(lambda y: jnp.trapezoid(y, dx=0.5))(jnp.arange(4.)),
           jax.vmap(jnp.trapezoid)(jnp.asarray(_Y)))
+
+
+# --- jnp.where with a scalar condition: select_n takes it unbroadcast ---------------------------
+
+@program
+def where_scalar_condition_jaxprs():
+  x = jnp.arange(3.)
+  return (str(jax.make_jaxpr(lambda c, x: jnp.where(c, x, 0.))(True, x)),
+          str(jax.make_jaxpr(lambda c, x: jnp.where(c, x, jnp.zeros((2, 3))))(True, x)),
+          str(jax.make_jaxpr(jax.vmap(lambda c, x: jnp.where(c, x, 0.)))(
+              jnp.array([True, False]), jnp.ones((2, 3)))),
+          str(jax.make_jaxpr(lambda x: jnp.var(x, 0))(jnp.ones((3, 2)))))
+
+
+@program
+def where_scalar_condition_values_and_grads():
+  x = jnp.arange(6.).reshape(2, 3)
+  f = lambda c, x: jnp.where(c, jnp.sin(x), x ** 2).sum()
+  return (jax.grad(f, 1)(True, x), jax.grad(f, 1)(False, x),
+          jax.vmap(lambda c: jnp.where(c, x, -x))(jnp.array([True, False])),
+          jax.jit(jax.vmap(jax.grad(lambda x, c: jnp.where(c, x ** 3, x))))(
+              jnp.arange(3.), jnp.array([True, False, True])),
+          jnp.where(jnp.bool_(True), 1, 2.5), jnp.where(1, jnp.zeros((0, 2)), 1.),
+          jnp.where(True, jnp.ones((2,)), jnp.zeros((3, 1))))

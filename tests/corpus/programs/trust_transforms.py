@@ -681,3 +681,151 @@ def custom_jvp_rule_asarray_of_typed_primal_is_weak():
     return f(x), 2.0 * tangents[0]
 
   return jax.grad(f)(1.5), seen, jnp.array(jax.vjp(lambda x: x, 2.0)[0])
+
+
+# --- grad of jit: dead code and its residuals go; shared jaxprs' names are not reused --------
+
+def _with_dead_code(x):
+  y = jnp.sin(x)  # never used: neither it nor its tangent's residual (cos x) is computed
+  z = jnp.cos(x) * 3.0
+  return x * 2.0 + z
+
+
+@program
+def grad_of_jit_drops_dead_code_and_its_residuals():
+  g = jax.jit(_with_dead_code)
+  return (str(jax.make_jaxpr(jax.grad(g))(1.0)),
+          str(jax.make_jaxpr(lambda x: jax.linearize(g, x)[1](1.0))(1.0)),
+          jax.grad(g)(1.0), jax.jit(jax.grad(g))(0.5))
+
+
+@program
+def jvp_of_jit_skips_the_shared_jaxprs_name():
+  g = jax.jit(_with_dead_code)
+  return str(jax.make_jaxpr(lambda x: jax.jvp(g, (x,), (1.0,)))(1.0))
+
+
+@program
+def grad_of_jit_with_where_and_scan_dead_code():
+  def body(c, x):
+    dead = jnp.exp(c)
+    return c * x, jnp.tanh(x)
+
+  @jax.jit
+  def f(c, xs):
+    _ = jnp.log(c)
+    carry, ys = jax.lax.scan(body, c, xs)
+    return carry + jnp.where(c > 0, ys, 0.).sum()
+  xs, c = jnp.arange(1., 4.), jnp.float32(2.0)  # a strong carry (see grad_scan_pytree_carry)
+  return (str(jax.make_jaxpr(jax.grad(f))(c, xs)), jax.grad(f, (0, 1))(c, xs))
+
+
+# --- lax.scan takes out what its body only forwards, as JAX's does ------------------------------
+
+def _forwarding_scan(c, xs):
+  """Carry 0 is returned unchanged (a loop constant); ys[0] is the x slice itself."""
+  return jax.lax.scan(lambda c, x: ((c[0], c[1] + x * c[0]), (x, x * 2)), c, xs)
+
+
+@program
+def scan_forwarded_carry_and_xs_jaxprs():
+  xs = jnp.arange(1., 4.)
+  return (str(jax.make_jaxpr(_forwarding_scan)((jnp.float32(2.0), 1.0), xs)),
+          str(jax.make_jaxpr(lambda xs: jax.lax.map(lambda x: x, xs))(xs)),
+          str(jax.make_jaxpr(lambda c: jax.lax.fori_loop(0, 3, lambda i, c: c, c))(5.0)),
+          str(jax.make_jaxpr(jax.vmap(lambda a, xs: _forwarding_scan((a, 1.0), xs)))(
+              jnp.arange(2.), jnp.ones((2, 3)))))
+
+
+@program
+def scan_forwarded_values_grads_and_identity():
+  xs = jnp.arange(1., 4.)
+  g = jax.grad(lambda a, xs: _forwarding_scan((a, 1.0), xs)[0][1]
+               + _forwarding_scan((a, 1.0), xs)[1][0].sum(), (0, 1))(jnp.float32(2.0), xs)
+  ys = jax.lax.scan(lambda c, x: (c + x, x), 0., xs, reverse=True)
+  host = jax.lax.scan(lambda c, x: (c, x), 0., np.arange(3, dtype=np.float64))
+  return (_forwarding_scan((2.0, 1.0), xs), g, ys, ys[1] is xs, host, type(host[1]).__name__,
+          jax.vmap(lambda a: _forwarding_scan((a, 1.0), xs))(jnp.arange(2.)),
+          jax.jit(lambda xs: jax.lax.scan(lambda c, x: (c, (x, c)), 1.0, xs))(xs))
+
+
+# --- transposed loops: carries typed by their cotangents, sums where JAX adds them ------------
+
+@program
+def grad_of_scan_with_weak_carries_and_int_counters():
+  def f(c, xs):
+    return jax.lax.scan(lambda c, x: (c * x, x), c, xs)[0]
+  xs = jnp.arange(1., 4.)
+  fl = lambda x: jax.lax.fori_loop(0, 3, lambda i, c: c * x + i, x)
+  g = lambda x: jax.lax.scan(lambda c, xx: ((c[0] + 1, c[1] * xx), c[0]), (0, x),
+                             jnp.arange(3.))[0][1]
+  return (str(jax.make_jaxpr(lambda c, xs: jax.linearize(lambda c: f(c, xs), c)[1](1.0))(2.0, xs)),
+          str(jax.make_jaxpr(jax.grad(f))(2.0, xs)), jax.grad(f)(2.0, xs),
+          str(jax.make_jaxpr(jax.grad(fl))(2.0)), jax.grad(fl)(2.0), jax.jit(jax.grad(fl))(2.0),
+          str(jax.make_jaxpr(jax.grad(g))(2.0)), jax.grad(g)(2.0))
+
+
+# --- grad of scan: what depends only on the loop's constants is computed once, not stacked -----
+
+def _rnn_loss(W, h0, xs):
+  def body(h, x):
+    A = jnp.tanh(W)  # loop-invariant: its residuals (tanh W, 1 - tanh^2 W) are hoisted
+    h = jnp.tanh(A @ h + x)
+    return h, h.sum()
+  return jax.lax.scan(body, h0, xs)[1].sum()
+
+
+def _scan_out_types(closed):
+  return [[str(v.aval) for v in e.outvars] for e in closed.jaxpr.eqns
+          if e.primitive.name == "scan"]
+
+
+@program
+def grad_of_scan_hoists_loop_invariant_residuals():
+  W, h0, xs = jnp.ones((4, 4)) * 0.1, jnp.ones(4), jnp.ones((5, 4))
+  closed = jax.make_jaxpr(jax.grad(_rnn_loss))(W, h0, xs)
+  return (_scan_out_types(closed), [e.params["num_consts"] for e in closed.jaxpr.eqns
+                                    if e.primitive.name == "scan"],
+          jax.grad(_rnn_loss, (0, 1, 2))(W, h0, xs), jax.jit(jax.grad(_rnn_loss))(W, h0, xs))
+
+
+@program
+def grad_of_scan_hoists_a_callback_on_constants():
+  def f(W, xs):
+    def body(h, x):
+      jax.debug.print("w {}", W.sum())
+      return jnp.tanh(jnp.tanh(W) @ h + x), ()
+    return jax.lax.scan(body, jnp.zeros(2), xs)[0].sum()
+  return jax.grad(f)(jnp.ones((2, 2)), jnp.ones((3, 2))), f(jnp.ones((2, 2)), jnp.ones((3, 2)))
+
+
+# --- lax.while_loop: a carry the body only passes along becomes a constant, as in JAX ----------
+
+def _passes_along(x):
+  return jax.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1], c[2] * 2.0), (0, x, x))
+
+
+@program
+def while_loop_passed_along_carry_is_a_constant():
+  n_loop = lambda n, x: jax.lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1]), (0, x))
+  return (str(jax.make_jaxpr(_passes_along)(1.0)), _passes_along(1.5),
+          str(jax.make_jaxpr(jax.vmap(n_loop))(jnp.arange(3), jnp.ones(3))),
+          jax.vmap(n_loop)(jnp.arange(3), jnp.ones(3)),
+          str(jax.make_jaxpr(lambda x: jax.lax.while_loop(
+              lambda c: c[1] > c[0], lambda c: (c[0] + 1.0, c[1]), (0.0, x)))(3.0)),
+          str(jax.make_jaxpr(lambda n: jax.lax.fori_loop(
+              0, n, lambda i, c: (c[0] + i, c[1]), (0, 2.0)))(3)))
+
+
+@program
+def grad_through_while_loop_of_a_passed_along_value():
+  # JAX differentiates it (the loop only counts); a loop that changes x still cannot be.
+  f = lambda x: jax.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1]),
+                                   (0, x))[1] * jnp.sin(x)
+  return jax.grad(f)(1.0), str(jax.make_jaxpr(jax.grad(f))(1.0)), jax.jvp(f, (1.0,), (2.0,))
+
+
+@program
+def grad_through_while_loop_that_changes_the_value_is_an_error():
+  return jax.grad(lambda x: jax.lax.while_loop(lambda c: c[0] < 3,
+                                               lambda c: (c[0] + 1, c[1] * 2.0), (0, x))[1])(1.0)
