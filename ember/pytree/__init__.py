@@ -305,6 +305,10 @@ def _fast_flatten(tree: Any, is_leaf) -> tuple | None:
     return None
   try:
     leaves, jtd = _TREE_REGISTRY.flatten(tree, is_leaf)
+  except ValueError as e:
+    if "sorting pytree dictionary keys" in str(e):
+      raise  # keys of no common order ({1: a, 'b': c}): JAX's error (optree would not sort)
+    return None
   except Exception:  # noqa: BLE001 (the optree path raises the right error, if any)
     return None
   types = set(map(type, leaves))
@@ -914,6 +918,7 @@ def tree_flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None
   _check_is_leaf(is_leaf)
   if is_leaf_takes_path and is_leaf is not None:
     return _flatten_with_path_pred(tree, is_leaf)
+  _fast_flatten(tree, is_leaf)  # raises JAX's error for dict keys of no common order
   accessors, leaves, treedef = optree.tree_flatten_with_accessor(
       tree, is_leaf, none_is_leaf=_NONE_IS_LEAF, namespace=NAMESPACE)
   return list(zip(map(_to_path, accessors), leaves)), sorted_dicts(treedef)

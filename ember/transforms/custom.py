@@ -27,7 +27,7 @@ from ember import pytree
 from ember.core import trace as core
 from ember.core.literals import canonicalize_value, is_valid_value
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, dce
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms import batching
@@ -773,9 +773,16 @@ def _remat_partial_eval(trace, args, params):
       key = None
     known, staged_jaxpr, consts, keep = split() if key is None else _cached(
         ("remat-policy", jaxpr, unknowns, policy), split)
-  with core.set_current_trace(trace.parent):
-    known_outs = remat_p.bind(*known_consts, *known_args,
-                              jaxpr=known, **{k: v for k, v in params.items() if k != "jaxpr"})
+  if policy is None:  # as JAX: the known outputs are computed here, inline; nothing is saved
+    j = known.jaxpr
+    n_out = len(j.outvars)
+    j = dce(j, [True] * n_known + [False] * (n_out - n_known), [True] * len(j.invars))[0]
+    with core.set_current_trace(trace.parent):
+      known_outs = eval_jaxpr(j, [], *known_consts, *known_args)
+  else:
+    with core.set_current_trace(trace.parent):
+      known_outs = remat_p.bind(*known_consts, *known_args,
+                                jaxpr=known, **{k: v for k, v in params.items() if k != "jaxpr"})
   if policy is None:
     staged = trace.stage(remat_p, list(args), params)
     staged = [s for s, u in zip(staged, out_unknown) if u]
@@ -789,23 +796,58 @@ def _remat_partial_eval(trace, args, params):
 
 
 def _remat_transpose(cts, *args, jaxpr, **params):
-  """Recompute the primal part, then transpose the linear part (as JAX does). Splitting first
-  matters: a call in the body (a ``jit``, ``jnp.where``...) returns primal and tangent values
-  from one equation, which the backward pass would otherwise take as linear together."""
-  from ember.transforms.jit_rules import _jit_transpose, partial_eval_jaxpr
+  """One ``remat2`` (differentiated) that recomputes the primal part from the primal inputs and
+  transposes the linear part, as JAX's. Splitting first matters: a call in the body (a ``jit``,
+  ``jnp.where``...) returns primal and tangent values from one equation, which the backward
+  pass would otherwise take as linear together."""
+  from ember.transforms.jit_rules import _cached
   from ember.transforms.ad_util import is_undefined
   linear = tuple(is_undefined(x) for x in args)
-  known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, linear,
-                                                             [False] * len(jaxpr.out_avals))
-  known, known_consts = hoist_consts(known)
-  known_outs = remat_p.bind(*known_consts, *[x for x, lin in zip(args, linear) if not lin],
-                            jaxpr=known, **params)
-  computed = known_outs[len(known_outs) - sum(kind == "out" for kind, _ in res_spec):]
-  residuals = [args[i] if kind == "in" else computed[i] for kind, i in res_spec]
-  ct_ins = _jit_transpose([c for c, u in zip(cts, out_unknown) if u], *residuals,
-                          *[x for x in args if is_undefined(x)], jaxpr=unknown, name="remat")
-  lin_cts = iter(ct_ins[len(residuals):])
-  return [next(lin_cts) if lin else None for lin in linear]
+  ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
+                  for c, a in zip(cts, jaxpr.out_avals))
+  if all(ct_zero):
+    return [Zero(x.aval) if lin else None for x, lin in zip(args, linear)]
+  t_closed, consts = _cached(("remat-t", jaxpr, linear, ct_zero),
+                             lambda: _remat_transpose_jaxpr(jaxpr, linear, ct_zero))
+  outs = remat_p.bind(*consts, *[x for x in args if not is_undefined(x)],
+                      *[c for c, z in zip(cts, ct_zero) if not z], jaxpr=t_closed,
+                      **dict(params, differentiated=True))
+  it = iter(outs)
+  return [next(it) if lin else None for lin in linear]
+
+
+def _remat_transpose_jaxpr(jaxpr: ClosedJaxpr, linear, ct_zero):
+  """(primal inputs, nonzero cotangents) -> cotangents of the linear inputs, recomputing the
+  residuals inside."""
+  from ember.transforms.jit_rules import partial_eval_jaxpr
+  from ember.transforms.linearize import backward_pass
+  pe = partial_eval_jaxpr(jaxpr, linear, [False] * len(jaxpr.out_avals))
+  known, known_consts = hoist_consts(pe.known)
+  n_computed = sum(kind == "out" for kind, _ in pe.residuals)
+  k = known.jaxpr  # only what the residuals need is recomputed
+  k = dce(k, [False] * (len(k.outvars) - n_computed) + [True] * n_computed,
+          [True] * len(k.invars))[0]
+  u = pe.unknown.jaxpr
+  n_res = len(pe.residuals)
+  as_linear = Jaxpr(u.invars[:n_res], u.invars[n_res:], u.outvars, u.eqns)
+  nonlin_avals = [a for a, lin in zip(jaxpr.in_avals, linear) if not lin]
+
+  def fun(*xs):
+    nonlin, cts = xs[:len(nonlin_avals)], iter(xs[len(nonlin_avals):])
+    computed = eval_jaxpr(k, [], *known_consts, *nonlin)
+    position = {i: k for k, i in enumerate(i for i, lin in enumerate(linear) if not lin)}
+    residuals = [nonlin[position[i]] if kind == "in" else computed[i] for kind, i in pe.residuals]
+    ct_all = []
+    for a, z, uk in zip(jaxpr.out_avals, ct_zero, pe.out_unknown):
+      c = Zero(tangent_aval(a)) if z else next(cts)
+      if uk:
+        ct_all.append(c)
+    ins = backward_pass(as_linear, residuals, ct_all)
+    return [instantiate(c, v.aval) for c, v in zip(ins, as_linear.invars)]
+
+  t_closed = trace_to_jaxpr(fun, nonlin_avals + [tangent_aval(a) for a, z in
+                                                 zip(jaxpr.out_avals, ct_zero) if not z])
+  return hoist_consts(t_closed)
 
 
 def _remat_pp_params(params: dict) -> dict:

@@ -4,11 +4,6 @@ recorded in docs/differences.md."""
 
 KNOWN: dict[str, str] = {
     # autodiff / compositions / control_flow (transforms/linearize.py, custom.py, control flow)
-    "compositions::make_jaxpr_of_checkpoint_grad":
-        "make_jaxpr(grad(checkpoint(f))): ember prints a differentiated remat2 returning the "
-        "residuals plus a jit named remat for the backward pass; JAX computes the primal outside "
-        "and prints one remat2 taking (a, 1.0) that recomputes sin/cos and returns the "
-        "cotangent (remat partial evaluation, transforms/custom.py)",
     "pytrees::tree_flatten_leaves_and_treedef_str":
         "str(treedef) is optree's 'PyTreeSpec({...})'; JAX prints 'PyTreeDef({...})' "
         "(ember/pytree/__init__.py)",
@@ -37,10 +32,6 @@ KNOWN: dict[str, str] = {
         "registered classes print as optree's 'PyTreeSpec(CustomTreeNode(Box[lbl], [*]))'-style "
         "text; JAX prints 'PyTreeDef(CustomNode(Box[lbl], [*]))', dataclasses with their static "
         "fields as \"CustomNode(Params[('d',)], [*, *])\" (ember/pytree/__init__.py)",
-    "pytrees::dict_with_mixed_key_types_error":
-        "jax.tree.leaves({1: 'a', 'b': 2}) returns ['a', 2] in ember (optree falls back to "
-        "insertion order); JAX raises ValueError 'Comparator raised exception while sorting "
-        "pytree dictionary keys.' (ember/pytree/__init__.py)",
     "errors::jnp_function_axis_out_of_range":
         "decision (docs/differences.md): ember raises NumPy's AxisError (a ValueError and an "
         "IndexError) where JAX raises ValueError; the message is the same",

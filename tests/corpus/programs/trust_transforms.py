@@ -829,3 +829,14 @@ def grad_through_while_loop_of_a_passed_along_value():
 def grad_through_while_loop_that_changes_the_value_is_an_error():
   return jax.grad(lambda x: jax.lax.while_loop(lambda c: c[0] < 3,
                                                lambda c: (c[0] + 1, c[1] * 2.0), (0, x))[1])(1.0)
+
+
+# --- grad of checkpoint: the primal part inline, one differentiated remat2 recomputing ---------
+
+@program
+def grad_of_checkpoint_recomputes_in_one_remat():
+  cf = jax.checkpoint(lambda x: jnp.sin(x) * x)
+  g = jax.checkpoint(_with_dead_code)
+  return (str(jax.make_jaxpr(jax.grad(cf))(0.6)), str(jax.make_jaxpr(jax.grad(g))(1.0)),
+          jax.grad(cf)(0.6), jax.jit(jax.grad(cf))(0.6), jax.grad(jax.grad(cf))(0.6),
+          jax.vmap(jax.grad(cf))(jnp.arange(3.)))
