@@ -44,8 +44,6 @@ def _int_array(v) -> "object":
 
 # --- where ------------------------------------------------------------------------------------
 
-
-
 def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
   """``x`` where ``condition`` is true, else ``y`` (broadcast and type-promoted).
 
