@@ -153,15 +153,19 @@ def _while(cond_fun, body_fun, init_val, owner=None):
   return pytree.unflatten(tree, _bind_while(cond_t, body_t, leaves))
 
 
+def _forwarded(jaxpr: Jaxpr) -> list:
+  """For each output of ``jaxpr``, the index of the input it is (None for anything computed)."""
+  position = {v: i for i, v in enumerate(jaxpr.invars)}
+  return [position.get(v) if isinstance(v, Var) else None for v in jaxpr.outvars]
+
+
 def _bind_while(cond_t, body_t, carry) -> list:
   """Bind ``while`` on the traced functions, first making a carry that the body returns
   unchanged and the predicate does not read a constant of the body, as JAX's ``while_loop``
   does (so ``grad`` can see through a value the loop only carries)."""
   body, cond = body_t.jaxpr.jaxpr, cond_t.jaxpr.jaxpr
   n_bc, n_cc = len(body_t.consts), len(cond_t.consts)
-  position = {v: i for i, v in enumerate(body.invars)}
-  changed = [position.get(v) != n_bc + i if isinstance(v, Var) else True
-             for i, v in enumerate(body.outvars)]
+  changed = [f != n_bc + i for i, f in enumerate(_forwarded(body))]
   pruned_cond, used = dce(cond, [True], [True] * n_cc + changed)
   still = [u or c for u, c in zip(used[n_cc:], changed)]  # carries that stay carries
   if all(still):
@@ -342,8 +346,7 @@ def _bind_forwarding(traced, carry, xs, **params) -> list:
   closed, consts = traced.jaxpr, list(traced.consts)
   j = closed.jaxpr
   n_consts, n_carry = len(consts), len(carry)
-  position = {v: i for i, v in enumerate(j.invars)}
-  fwd = [position.get(v) if isinstance(v, Var) else None for v in j.outvars]
+  fwd = _forwarded(j)
   still = [f != n_consts + i for i, f in enumerate(fwd[:n_carry])]  # carries that change
   xs_start = n_consts + n_carry
   from_xs = [f - xs_start if f is not None and f >= xs_start else None for f in fwd[n_carry:]]

@@ -831,11 +831,11 @@ def _remat_transpose_jaxpr(jaxpr: ClosedJaxpr, linear, ct_zero):
   n_res = len(pe.residuals)
   as_linear = Jaxpr(u.invars[:n_res], u.invars[n_res:], u.outvars, u.eqns)
   nonlin_avals = [a for a, lin in zip(jaxpr.in_avals, linear) if not lin]
+  position = {i: n for n, i in enumerate(i for i, lin in enumerate(linear) if not lin)}
 
   def fun(*xs):
     nonlin, cts = xs[:len(nonlin_avals)], iter(xs[len(nonlin_avals):])
     computed = eval_jaxpr(k, [], *known_consts, *nonlin)
-    position = {i: k for k, i in enumerate(i for i, lin in enumerate(linear) if not lin)}
     residuals = [nonlin[position[i]] if kind == "in" else computed[i] for kind, i in pe.residuals]
     ct_all = []
     for a, z, uk in zip(jaxpr.out_avals, ct_zero, pe.out_unknown):
