@@ -29,9 +29,9 @@ from ember.transforms.staging import make_jaxpr  # noqa: E402
 from ember.transforms.jvp import jvp  # noqa: E402
 from ember.transforms.linearize import (  # noqa: E402
     grad, value_and_grad, vjp, linearize, linear_transpose)
-from ember.transforms import jit_rules as _jit_rules  # noqa: E402,F401
 from ember.transforms.custom import (  # noqa: E402
-    custom_jvp, custom_vjp, custom_gradient, closure_convert, checkpoint, remat)
+    custom_jvp, custom_vjp, custom_gradient, closure_convert)
+from ember.transforms.checkpoint import checkpoint, remat  # noqa: E402
 from ember.transforms.remat_policies import checkpoint_policies  # noqa: E402
 from ember.transforms.jacobians import jacfwd, jacrev, jacobian, hessian  # noqa: E402
 from ember.transforms.batching import vmap  # noqa: E402
@@ -45,6 +45,8 @@ from ember.core.aval import ShapedArray as _ShapedArray  # noqa: E402,F401
 from ember.api import device_put, device_get, block_until_ready, eval_shape, typeof  # noqa: E402
 from ember.api import named_call, named_scope  # noqa: E402
 from ember.api import ensure_compile_time_eval, clear_caches, live_arrays  # noqa: E402
+from ember.api import fwd_and_bwd  # noqa: E402
+from ember.dtypes import float0  # noqa: E402
 from ember import custom_derivatives, custom_batching, stages  # noqa: E402,F401
 from ember import ad_checkpoint, monitoring, profiler  # noqa: E402,F401
 from ember import sharding, debug  # noqa: E402,F401
@@ -63,6 +65,8 @@ from ember.host import (  # noqa: E402
     copy_to_host_async, effects_barrier, host_count, host_id, host_ids, print_environment_info,
     process_indices)
 from ember import ffi  # noqa: E402,F401
+from ember import _unsupported  # noqa: E402
+_unsupported.install_module_finder()  # jax.experimental.pallas & co.: import errors saying why
 
 __all__ = [
     "config", "enable_x64", "debug_nans", "debug_infs", "numpy_rank_promotion",
@@ -86,4 +90,5 @@ __all__ += ["check_tracer_leaks", "default_prng_impl", "enable_custom_prng", "le
             "no_execution", "no_tracing", "thread_guard"]
 from ember import ref  # noqa: E402
 from ember.ref import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: E402
+__all__ += ["fwd_and_bwd", "float0"]
 __all__ += ["ref", "Ref", "empty_ref", "free_ref", "freeze", "new_ref"]

@@ -15,7 +15,7 @@ Example:
 """
 from ember import pytree
 from ember.core.jaxpr import Literal
-from ember.transforms.custom import checkpoint, remat  # noqa: F401
+from ember.transforms.checkpoint import checkpoint, remat  # noqa: F401
 from ember.transforms.remat_policies import (  # noqa: F401
     checkpoint_name, checkpoint_policies, Saveable, Recompute, Offloadable)
 

@@ -148,12 +148,25 @@ def flatten_axes(name: str, treedef, axis_tree, *, kws: bool = False, tupled_arg
                      f"{pytree.tree_structure(full)}.") from None
 
 
+class InitialResultPaths:
+  """The default of ``debug_info``'s ``result_paths_thunk``: the paths of the results are not
+  known before tracing (JAX fills them in afterwards; ember's debug info has none)."""
+
+  def __repr__(self):
+    return "<ember.api_util.InitialResultPaths object>"
+
+
+initial_result_paths = InitialResultPaths()
+
+
 def debug_info(traced_for: str, fun: Callable, args: Sequence, kwargs: dict, *,
                static_argnums: Sequence[int] = (), static_argnames: Sequence[str] = (),
-               result_paths_thunk: Any = None, sourceinfo: str | None = None,
+               result_paths_thunk: Any = initial_result_paths, sourceinfo: str | None = None,
                signature: Any = None) -> DebugInfo:
   """What error messages say about tracing ``fun`` for ``traced_for``: its name, source and the
   names of its (non-static) argument leaves."""
+  if result_paths_thunk is initial_result_paths:
+    result_paths_thunk = None  # ember's debug info records no result paths either way
   if result_paths_thunk is not None or sourceinfo is not None or signature is not None:
     raise NotImplementedError("ember.api_util.debug_info: result_paths_thunk=, sourceinfo= and "
                               "signature= are not supported.")

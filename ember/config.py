@@ -62,16 +62,14 @@ def _only(supported: tuple, why: str) -> Callable:
   return check
 
 
-def _cpu_platforms(name, old, new):
+def _platform_names(name, old, new):
+  """A comma-separated list of platform names (which exist is checked when backends start:
+  ``ember.backend.client``)."""
   if new is None or new == "":
     return
   if not isinstance(new, str):
     raise ValueError(f"new string config value must be None or of type str, got {new!r} of type "
                      f"{type(new)}.")
-  for platform in new.split(","):
-    if platform.strip() != "cpu":
-      raise RuntimeError(f"Unable to initialize backend '{platform.strip()}': ember runs on "
-                         "the CPU only (available platforms: cpu).")
 
 
 _MATMUL_PRECISIONS = (
@@ -157,8 +155,8 @@ _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_f
 # Checks of options whose other modules do not check them: values outside JAX's are refused as
 # JAX refuses them; values JAX accepts but ember does not implement raise NotImplementedError.
 _CHECKS: dict[str, tuple[Callable, ...]] = {
-    "jax_platforms": (_cpu_platforms,),
-    "jax_platform_name": (_cpu_platforms,),
+    "jax_platforms": (_platform_names,),
+    "jax_platform_name": (_platform_names,),
     "jax_numpy_rank_promotion": (_enum("allow", "warn", "raise"),),
     "jax_default_device": (_device_or_platform,),
     **{name: (_enum(*_TRANSFER_GUARD_LEVELS, optional=True),) for name in TRANSFER_GUARDS},
@@ -302,7 +300,36 @@ class Config:
 config = Config()
 
 
-def enable_x64(new_val: bool = True):
+class NoDefault:
+  """The default of the option context managers' ``new_val``, meaning "not given" (as JAX's):
+  a boolean option is then turned on, any other needs a value.
+
+  Example:
+      >>> import ember
+      >>> with ember.numpy_rank_promotion():
+      ...   pass
+      Traceback (most recent call last):
+      TypeError: Context manager for numpy_rank_promotion config option requires an argument representing the new value for the config option.
+  """
+
+  def __repr__(self):
+    return "<ember.config.NoDefault object>"
+
+
+NO_DEFAULT = NoDefault()
+
+
+def _given(option: str, new_val, boolean: bool = False):
+  """The value a context manager sets: ``new_val``, or True for a boolean option not given."""
+  if new_val is NO_DEFAULT:
+    if boolean:
+      return True
+    raise TypeError(f"Context manager for {option} config option requires an argument "
+                    "representing the new value for the config option.")
+  return bool(new_val) if boolean else new_val
+
+
+def enable_x64(new_val: Any = NO_DEFAULT):
   """Context manager that turns 64-bit types on (or off) inside its block.
 
   Example:
@@ -311,10 +338,10 @@ def enable_x64(new_val: bool = True):
       ...   print(jnp.arange(3.0).dtype)
       float64
   """
-  return config._option("jax_enable_x64", bool(new_val))
+  return config._option("jax_enable_x64", _given("enable_x64", new_val, boolean=True))
 
 
-def debug_nans(new_val: bool = True):
+def debug_nans(new_val: Any = NO_DEFAULT):
   """Context manager that turns ``jax_debug_nans`` on (or off) inside its block: operations
   that produce a nan raise ``FloatingPointError`` naming the primitive.
 
@@ -325,10 +352,10 @@ def debug_nans(new_val: bool = True):
       Traceback (most recent call last):
       FloatingPointError: invalid value (nan) encountered in log
   """
-  return config._option("jax_debug_nans", bool(new_val))
+  return config._option("jax_debug_nans", _given("debug_nans", new_val, boolean=True))
 
 
-def debug_infs(new_val: bool = True):
+def debug_infs(new_val: Any = NO_DEFAULT):
   """Context manager that turns ``jax_debug_infs`` on (or off) inside its block: operations
   that produce an inf raise ``FloatingPointError`` naming the primitive.
 
@@ -339,10 +366,10 @@ def debug_infs(new_val: bool = True):
       Traceback (most recent call last):
       FloatingPointError: invalid value (inf) encountered in div
   """
-  return config._option("jax_debug_infs", bool(new_val))
+  return config._option("jax_debug_infs", _given("debug_infs", new_val, boolean=True))
 
 
-def debug_key_reuse(new_val: bool = True):
+def debug_key_reuse(new_val: Any = NO_DEFAULT):
   """Context manager that sets ``jax_debug_key_reuse`` inside its block: True checks typed PRNG
   keys for reuse everywhere, in staged (jitted) code too; False (the default, as in JAX)
   nowhere. (``config.update("jax_debug_key_reuse", None)`` checks eager code only.) A reused
@@ -357,10 +384,10 @@ def debug_key_reuse(new_val: bool = True):
       ember.core.errors.KeyReuseError: In jit, argument 0 is already consumed.
       ...
   """
-  return config._option("jax_debug_key_reuse", bool(new_val))
+  return config._option("jax_debug_key_reuse", _given("debug_key_reuse", new_val, boolean=True))
 
 
-def numpy_rank_promotion(new_val: str):
+def numpy_rank_promotion(new_val: str = NO_DEFAULT):
   """Context manager that sets ``jax_numpy_rank_promotion`` (``"allow"``, ``"warn"`` or
   ``"raise"``) inside its block.
 
@@ -371,10 +398,10 @@ def numpy_rank_promotion(new_val: str):
       Traceback (most recent call last):
       ValueError: Operands could not be broadcast together for add on shapes (3,) (2, 3) ...
   """
-  return config._option("jax_numpy_rank_promotion", new_val)
+  return config._option("jax_numpy_rank_promotion", _given("numpy_rank_promotion", new_val))
 
 
-def numpy_dtype_promotion(new_val: str):
+def numpy_dtype_promotion(new_val: str = NO_DEFAULT):
   """Context manager that sets ``jax_numpy_dtype_promotion`` (``"standard"`` or ``"strict"``)
   inside its block.
 
@@ -385,10 +412,10 @@ def numpy_dtype_promotion(new_val: str):
       Traceback (most recent call last):
       ember.dtypes.TypePromotionError: Input dtypes (float32, int32) have no available ...
   """
-  return config._option("jax_numpy_dtype_promotion", new_val)
+  return config._option("jax_numpy_dtype_promotion", _given("numpy_dtype_promotion", new_val))
 
 
-def default_matmul_precision(new_val: str | None):
+def default_matmul_precision(new_val: str | None = NO_DEFAULT):
   """Context manager that sets ``jax_default_matmul_precision`` inside its block.
 
   Example:
@@ -397,7 +424,7 @@ def default_matmul_precision(new_val: str | None):
       ...   print(jnp.ones((2, 2)) @ jnp.ones(2))
       [2. 2.]
   """
-  return config._option("jax_default_matmul_precision", new_val)
+  return config._option("jax_default_matmul_precision", _given("default_matmul_precision", new_val))
 
 
 def checking_leaks():
@@ -418,7 +445,7 @@ def checking_leaks():
   return config._option("jax_check_tracer_leaks", True)
 
 
-def enable_checks(new_val: bool = True):
+def enable_checks(new_val: Any = NO_DEFAULT):
   """Context manager that sets ``jax_enable_checks`` inside its block. In JAX it turns on
   internal consistency checks (of jaxprs and tracers) that never change a correct program's
   results; ember has no such extra checks, so the option is recorded and changes nothing.
@@ -429,10 +456,10 @@ def enable_checks(new_val: bool = True):
       ...   print(ember.config.jax_enable_checks)
       True
   """
-  return config._option("jax_enable_checks", bool(new_val))
+  return config._option("jax_enable_checks", _given("enable_checks", new_val, boolean=True))
 
 
-def explain_cache_misses(new_val: bool = True):
+def explain_cache_misses(new_val: Any = NO_DEFAULT):
   """Context manager that sets ``jax_explain_cache_misses`` inside its block: with it on, a
   jitted function traced again explains (in a log warning) why its cache missed.
 
@@ -442,10 +469,10 @@ def explain_cache_misses(new_val: bool = True):
       ...   print(ember.config.jax_explain_cache_misses)
       True
   """
-  return config._option("jax_explain_cache_misses", bool(new_val))
+  return config._option("jax_explain_cache_misses", _given("explain_cache_misses", new_val, boolean=True))
 
 
-def softmax_custom_jvp(new_val: bool = True):
+def softmax_custom_jvp(new_val: Any = NO_DEFAULT):
   """Context manager that sets ``jax_softmax_custom_jvp`` inside its block: ``nn.softmax``
   then differentiates through its ``custom_jvp`` rule ``y * (x_dot - sum(y * x_dot))`` rather
   than through its formula (off by default, as in JAX 0.10.2).
@@ -456,10 +483,10 @@ def softmax_custom_jvp(new_val: bool = True):
       ...   print(ember.grad(lambda x: ember.nn.softmax(x)[0])(jnp.zeros(2)))
       [ 0.25 -0.25]
   """
-  return config._option("jax_softmax_custom_jvp", bool(new_val))
+  return config._option("jax_softmax_custom_jvp", _given("softmax_custom_jvp", new_val, boolean=True))
 
 
-def threefry_partitionable(new_val: bool = True):
+def threefry_partitionable(new_val: Any = NO_DEFAULT):
   """Context manager that sets ``jax_threefry_partitionable`` inside its block. ember draws
   random bits with the partitionable counters only (JAX 0.10's default), so False raises
   ``NotImplementedError``.
@@ -470,10 +497,10 @@ def threefry_partitionable(new_val: bool = True):
       ...   print(ember.config.jax_threefry_partitionable)
       True
   """
-  return config._option("jax_threefry_partitionable", bool(new_val))
+  return config._option("jax_threefry_partitionable", _given("threefry_partitionable", new_val, boolean=True))
 
 
-def log_compiles(new_val: bool = True):
+def log_compiles(new_val: Any = NO_DEFAULT):
   """Context manager that turns ``jax_log_compiles`` on (or off) inside its block: each
   compilation is logged at WARNING level.
 
@@ -482,7 +509,7 @@ def log_compiles(new_val: bool = True):
       >>> with ember.log_compiles():
       ...   _ = ember.jit(lambda x: x * 3)(jnp.arange(7))
   """
-  return config._option("jax_log_compiles", bool(new_val))
+  return config._option("jax_log_compiles", _given("log_compiles", new_val, boolean=True))
 
 
 def disable_jit(disable: bool = True):
@@ -497,7 +524,7 @@ def disable_jit(disable: bool = True):
   return config._option("jax_disable_jit", bool(disable))
 
 
-def default_device(new_val):
+def default_device(new_val=NO_DEFAULT):
   """Context manager that sets ``jax_default_device``: where arrays made without a device (and
   computations on uncommitted arrays) are placed inside its block. ``new_val`` is a ``Device``,
   a platform name (``"cpu"``: its first device) or None (the first device).
@@ -509,7 +536,7 @@ def default_device(new_val):
       >>> x.devices() == {ember.devices()[-1]}
       True
   """
-  return config._option("jax_default_device", new_val)
+  return config._option("jax_default_device", _given("default_device", new_val))
 
 
 @contextlib.contextmanager
@@ -541,7 +568,7 @@ def transfer_guard(new_val: str):
   return _options(TRANSFER_GUARDS, new_val)
 
 
-def transfer_guard_host_to_device(new_val: str):
+def transfer_guard_host_to_device(new_val: str = NO_DEFAULT):
   """``transfer_guard`` for host-to-device transfers only.
 
   Example:
@@ -550,10 +577,10 @@ def transfer_guard_host_to_device(new_val: str):
       ...   ember.device_put(np.ones(2))  # explicit: allowed
       Array([1., 1.], dtype=float32)
   """
-  return _options(("jax_transfer_guard_host_to_device",), new_val)
+  return _options(("jax_transfer_guard_host_to_device",), _given("transfer_guard_host_to_device", new_val))
 
 
-def transfer_guard_device_to_device(new_val: str):
+def transfer_guard_device_to_device(new_val: str = NO_DEFAULT):
   """``transfer_guard`` for device-to-device transfers only (copies between CPU devices are
   not checked, as in JAX).
 
@@ -563,10 +590,10 @@ def transfer_guard_device_to_device(new_val: str):
       ...   print(ember.config.jax_transfer_guard_device_to_device)
       disallow
   """
-  return _options(("jax_transfer_guard_device_to_device",), new_val)
+  return _options(("jax_transfer_guard_device_to_device",), _given("transfer_guard_device_to_device", new_val))
 
 
-def transfer_guard_device_to_host(new_val: str):
+def transfer_guard_device_to_host(new_val: str = NO_DEFAULT):
   """``transfer_guard`` for device-to-host transfers only (reading a CPU array is not a
   transfer, as in JAX).
 
@@ -576,7 +603,7 @@ def transfer_guard_device_to_host(new_val: str):
       ...   print(jnp.ones(2))
       [1. 1.]
   """
-  return _options(("jax_transfer_guard_device_to_host",), new_val)
+  return _options(("jax_transfer_guard_device_to_host",), _given("transfer_guard_device_to_host", new_val))
 
 
 class _UserContext:

@@ -20,3 +20,8 @@ from ember.transforms.linear_call import linear_call  # noqa: F401
 __all__ = ["custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "linear_call",
            "custom_jvp_call_p", "custom_vjp_call_p", "SymbolicZero", "CustomVJPPrimal",
            "zero_from_primal", "custom_vjp_primal_tree_values"]
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -219,10 +219,12 @@ def _label(devices) -> str:
   return f"{platform} {','.join(str(d.id) for d in sorted(devices, key=lambda d: d.id))}"
 
 
-def visualize_sharding(shape, sharding, *, use_color: bool = False, scale: float = 1.0,
+def visualize_sharding(shape, sharding, *, use_color: bool = True, scale: float = 1.0,
                        min_width: int = 9, max_width: int = 80, color_map=None) -> None:
   """Print the grid of tiles of an array of ``shape`` laid out by ``sharding``, each labelled
-  with the devices that hold it (plain text; JAX draws the same grid with ``rich``).
+  with the devices that hold it (plain text; JAX draws the same grid with ``rich``, in colors
+  when ``use_color`` and the console has them: ember draws none, as JAX in a console without
+  colors).
 
   Example:
       >>> import ember

@@ -35,5 +35,5 @@ def from_dlpack(external_array, device=None, copy=None):
       >>> ember.dlpack.from_dlpack(np.arange(3))
       Array([0, 1, 2], dtype=int32)
   """
-  from ember.api import _resolve_device
+  from ember.backend.placement import _resolve_device
   return _dlpack.from_dlpack(external_array, device=_resolve_device(device), copy=copy)

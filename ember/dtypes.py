@@ -274,14 +274,14 @@ def is_inexact(dt: Any) -> bool:
   return _kind(dt) in ("f", "c")
 
 
-def itemsize_bits(dt: Any) -> int:
-  """Size in bits of one element of ``dt``.
+def itemsize_bits(dtype: Any) -> int:
+  """Size in bits of one element of ``dtype``.
 
   Example:
       >>> itemsize_bits('float32'), itemsize_bits(bfloat16), itemsize_bits('bool')
       (32, 16, 8)
   """
-  d = _as_np_dtype(dt)
+  d = _as_np_dtype(dtype)
   if _ML_KINDS.get(d.type) in ("i", "u"):
     return iinfo(d).bits
   return d.itemsize * 8
@@ -303,8 +303,8 @@ def _canonicalize_uncached(dt: Any, x64: bool):
   return np_dt if x64 else _X64_TO_32.get(np_dt, np_dt)
 
 
-def canonicalize_dtype(dt: Any):
-  """The dtype ember really uses for ``dt``, given the current ``jax_enable_x64``.
+def canonicalize_dtype(dtype: Any):
+  """The dtype ember really uses for ``dtype``, given the current ``jax_enable_x64``.
 
   Python types map to the default dtypes (``int`` -> int64 -> canonicalized).
 
@@ -317,12 +317,12 @@ def canonicalize_dtype(dt: Any):
   """
   x64 = config.x64_enabled
   try:
-    return _CANONICAL_CACHE[(dt, x64)]
+    return _CANONICAL_CACHE[(dtype, x64)]
   except KeyError:
-    out = _CANONICAL_CACHE[(dt, x64)] = _canonicalize_uncached(dt, x64)
+    out = _CANONICAL_CACHE[(dtype, x64)] = _canonicalize_uncached(dtype, x64)
     return out
   except TypeError:  # unhashable dtype-like
-    return _canonicalize_uncached(dt, x64)
+    return _canonicalize_uncached(dtype, x64)
 
 
 def default_int_dtype() -> np.dtype:

@@ -490,7 +490,7 @@ def _batched_layouts(layouts, which=None) -> tuple:
                tuple(n + 1 for n in l) + (0,) for k, l in enumerate(layouts))
 
 
-def _ffi_call_batch(vals, dims, *, vmap_method, result_avals, **params):
+def _ffi_call_batch(axis, vals, dims, *, vmap_method, result_avals, **params):
   from ember import lax
   from ember.transforms.batching import moveaxis
   size = next(np.shape(v)[d] for v, d in zip(vals, dims) if d is not None)

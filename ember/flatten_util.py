@@ -26,12 +26,13 @@ import functools
 
 import numpy as np
 
-from ember import dtypes, pytree
+from ember import dtypes
+from ember import pytree as _pytree
 
 __all__ = ["ravel_pytree"]
 
 
-def ravel_pytree(pytree_):
+def ravel_pytree(pytree):
   """Return ``(flat, unravel)``: the leaves raveled and concatenated (promoted to one dtype), and
   the function that rebuilds the tree (with the original dtypes) from such a vector.
 
@@ -45,13 +46,13 @@ def ravel_pytree(pytree_):
       >>> ravel_pytree([1.0, 2.0])[0]  # all leaves weakly typed: so is the vector
       Array([1., 2.], dtype=float32, weak_type=True)
   """
-  leaves, treedef = pytree.flatten(pytree_)
+  leaves, treedef = _pytree.flatten(pytree)
   flat, unravel_leaves = _ravel_leaves(leaves)
   return flat, functools.partial(_unravel_tree, treedef, unravel_leaves)
 
 
 def _unravel_tree(treedef, unravel_leaves, flat):
-  return pytree.unflatten(treedef, unravel_leaves(flat))
+  return _pytree.unflatten(treedef, unravel_leaves(flat))
 
 
 def _ravel_leaves(leaves: list):

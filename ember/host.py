@@ -156,3 +156,53 @@ def effects_barrier() -> None:
   for array in _client.get_client().live_arrays():
     if not array.is_deleted():
       array.block_until_ready()
+
+
+# --- reading shards while jax is importable (ember/backend/host_reads.py) -----------------------
+
+def _make_gatherer(mesh, spec, dtype):
+  """A program over ``mesh`` that hands each device's block of an array laid out by ``spec``
+  to the host (as ``run(x, blocks)``, filling ``{device: block}``): a debug callback inside a
+  shard_map, converted on the device to a dtype NumPy reads when ``dtype`` is not one."""
+  from ember import lax
+  from ember.transforms.jit import jit
+  from ember.backend import host_reads
+  from ember.backend.sharding import PartitionSpec
+  from ember.debug import callback
+  from ember.transforms.shard_map import shard_map
+  wire, bitcast = host_reads.wire_dtype(dtype)
+  devices = list(mesh._flat_devices)
+  sink: list = [None]
+
+  def record(position, block):
+    value = np.asarray(block)
+    sink[0][devices[int(np.asarray(position))]] = \
+        value.view(dtype) if bitcast else value.astype(dtype)
+
+  def body(block):
+    position = np.int32(0)
+    for name, size in zip(mesh.axis_names, mesh.axis_sizes):
+      position = lax.add(lax.mul(position, np.int32(size)), lax.axis_index(name))
+    if wire != np.dtype(dtype):
+      block = (lax.bitcast_convert_type if bitcast else lax.convert_element_type)(block, wire)
+    callback(record, position, block)
+    return np.int32(0)
+
+  program = jit(shard_map(body, mesh=mesh, in_specs=(spec,), out_specs=PartitionSpec(),
+                          check_vma=False))
+
+  def run(x, blocks):
+    sink[0] = blocks
+    try:
+      program(x).block_until_ready()
+    finally:
+      sink[0] = None
+  return run
+
+
+def _install_gatherer() -> None:
+  from ember.backend import host_reads
+  host_reads.install_gatherer(_make_gatherer)
+
+
+_install_gatherer()

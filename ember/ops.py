@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.numpy._util import check_out_sharding
+
 __all__ = ["segment_sum", "segment_prod", "segment_max", "segment_min"]
 
 
@@ -39,7 +41,7 @@ def _segment(op: str, data, segment_ids, num_segments, indices_are_sorted, uniqu
 
 
 def segment_sum(data, segment_ids, num_segments=None, indices_are_sorted=False,
-                unique_indices=False, bucket_size=None, mode=None):
+                unique_indices=False, bucket_size=None, mode=None, out_sharding=None):
   """Sum of ``data`` rows that share a segment id; out-of-range ids are dropped.
 
   Example:
@@ -47,11 +49,12 @@ def segment_sum(data, segment_ids, num_segments=None, indices_are_sorted=False,
       >>> segment_sum(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=3)
       Array([3., 3., 4.], dtype=float32)
   """
+  check_out_sharding("segment_sum", out_sharding)
   return _segment("add", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_prod(data, segment_ids, num_segments=None, indices_are_sorted=False,
-                 unique_indices=False, bucket_size=None, mode=None):
+                 unique_indices=False, bucket_size=None, mode=None, out_sharding=None):
   """Product of ``data`` rows that share a segment id; an empty one gives 1.
 
   Example:
@@ -59,11 +62,12 @@ def segment_prod(data, segment_ids, num_segments=None, indices_are_sorted=False,
       >>> segment_prod(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
       Array([2., 3., 4., 1.], dtype=float32)
   """
+  check_out_sharding("segment_prod", out_sharding)
   return _segment("mul", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_max(data, segment_ids, num_segments=None, indices_are_sorted=False,
-                unique_indices=False, bucket_size=None, mode=None):
+                unique_indices=False, bucket_size=None, mode=None, out_sharding=None):
   """Maximum of ``data`` rows that share a segment id; an empty one gives -inf
   (for integers, the dtype's minimum).
 
@@ -72,11 +76,12 @@ def segment_max(data, segment_ids, num_segments=None, indices_are_sorted=False,
       >>> segment_max(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
       Array([  2.,   3.,   4., -inf], dtype=float32)
   """
+  check_out_sharding("segment_max", out_sharding)
   return _segment("max", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)
 
 
 def segment_min(data, segment_ids, num_segments=None, indices_are_sorted=False,
-                unique_indices=False, bucket_size=None, mode=None):
+                unique_indices=False, bucket_size=None, mode=None, out_sharding=None):
   """Minimum of ``data`` rows that share a segment id; an empty one gives inf
   (for integers, the dtype's maximum).
 
@@ -85,4 +90,5 @@ def segment_min(data, segment_ids, num_segments=None, indices_are_sorted=False,
       >>> segment_min(jnp.array([1., 2., 3., 4.]), jnp.array([0, 0, 1, 2]), num_segments=4)
       Array([ 1.,  3.,  4., inf], dtype=float32)
   """
+  check_out_sharding("segment_min", out_sharding)
   return _segment("min", data, segment_ids, num_segments, indices_are_sorted, unique_indices, mode)

@@ -209,8 +209,8 @@ def register_subprocess(pid: int, port: int) -> Callable[[], None]:
 
 
 def _check_backend(backend: str | None) -> None:
-  if backend not in (None, "cpu"):
-    raise RuntimeError(f"Unknown backend {backend}. Available backends are ['cpu']")
+  from ember.backend import client
+  client.get_backend(backend)  # JAX's error for a backend that is not started
 
 
 def device_memory_profile(backend: str | None = None) -> bytes:
@@ -222,8 +222,7 @@ def device_memory_profile(backend: str | None = None) -> bytes:
       <class 'bytes'>
   """
   from ember.backend import client
-  _check_backend(backend)
-  return client.get_client().heap_profile()
+  return client.get_backend(backend).heap_profile()
 
 
 def save_device_memory_profile(filename, backend: str | None = None) -> None:

@@ -45,7 +45,11 @@ class AbstractRef:
       Ref{float32[]}
   """
 
-  def __init__(self, inner_aval):
+  def __init__(self, inner_aval, memory_space=None, kind=None):
+    if memory_space is not None or kind is not None:
+      raise NotImplementedError(
+          f"AbstractRef(memory_space={memory_space!r}, kind={kind!r}): ember has one memory "
+          "space and one kind of Ref; leave both None.")
     self.inner_aval = inner_aval
 
   shape = property(lambda self: self.inner_aval.shape)

@@ -10,7 +10,6 @@ Example:
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from typing import Sequence
@@ -19,7 +18,7 @@ import numpy as np
 
 from ember.backend import client as _client
 from ember.backend import sharding as _backend_sharding
-from ember.backend.sharding import (AbstractMesh, AxisType, DuplicateSpecError,
+from ember.backend.sharding import (AbstractDevice, AbstractMesh, AxisType, get_abstract_mesh, DuplicateSpecError,
                                     IndivisibleError, Mesh, NamedSharding, PartitionSpec, Sharding,
                                     SingleDeviceSharding, current_mesh, set_default_mesh)
 from ember.core.aval import ManualAxisType
@@ -102,9 +101,9 @@ class set_mesh:
     return False
 
 
-def reshard(x, sharding):
-  """``x`` (a pytree; numbers become arrays) laid out by ``sharding``: a NamedSharding or a
-  PartitionSpec over the current mesh, or a pytree prefix of ``x`` of them; under ``jit`` a
+def reshard(xs, out_shardings):
+  """``xs`` (a pytree; numbers become arrays) laid out by ``out_shardings``: a NamedSharding or
+  a PartitionSpec over the current mesh, or a pytree prefix of ``xs`` of them; under ``jit`` a
   sharding constraint. As in JAX, a spec may not name an Auto or Manual mesh axis, and over a
   mesh with an Explicit axis the result's spec names every dimension (``P('i', None)``).
 
@@ -115,7 +114,7 @@ def reshard(x, sharding):
       >>> ember.sharding.reshard(jnp.arange(4.0), NamedSharding(mesh, P("i"))).sharding.spec
       P('i',)
   """
-  return _reshard_tree(x, sharding)
+  return _reshard_tree(xs, out_shardings)
 
 
 def make_single_device_sharding(device, *, memory_kind=None) -> SingleDeviceSharding:
@@ -131,44 +130,8 @@ def make_single_device_sharding(device, *, memory_kind=None) -> SingleDeviceShar
 
 # --- abstract meshes ------------------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True)
-class AbstractDevice:
-  """What a mesh's devices are, without the devices: their kind, core count and platform.
-
-  Example:
-      >>> from ember.sharding import AbstractDevice
-      >>> AbstractDevice(device_kind="cpu", num_cores=None, platform="cpu")
-      AbstractDevice(device_kind=cpu, num_cores=None, platform=cpu)
-  """
-  device_kind: str
-  num_cores: int | None
-  platform: str
-
-  def __repr__(self):
-    return (f"AbstractDevice(device_kind={self.device_kind}, num_cores={self.num_cores}, "
-            f"platform={self.platform})")
-
-
-_EMPTY = AbstractMesh((), ())
-_abstract_meshes: list = []  # the meshes of the open use_abstract_mesh blocks, innermost last
-
-
-def get_abstract_mesh() -> AbstractMesh:
-  """The abstract mesh in effect: the innermost ``use_abstract_mesh``'s (which ``auto_axes``
-  and ``explicit_axes`` open), else that of the mesh set with ``set_mesh``, else the empty
-  ``AbstractMesh((), ())``. (A legacy ``with mesh:`` block sets none, as in JAX.)
-
-  Example:
-      >>> import ember
-      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
-      >>> with ember.set_mesh(mesh):
-      ...   print(ember.sharding.get_abstract_mesh())
-      AbstractMesh('i': 2, axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu)
-  """
-  if _abstract_meshes:
-    return _abstract_meshes[-1]
-  mesh = _backend_sharding._default_mesh[0]
-  return _EMPTY if mesh is None else mesh.abstract_mesh
+_EMPTY = _backend_sharding._EMPTY_MESH
+_abstract_meshes = _backend_sharding._abstract_meshes
 
 
 class use_abstract_mesh:

@@ -189,3 +189,11 @@ def _checked_custom_jvp():
 def test_bad_input_is_refused_by_name(call, exc, phrase):
   with pytest.raises(exc, match=phrase.replace("(", r"\(").replace(")", r"\)")):
     call()
+
+
+def test_check_debug_is_a_debug_check():
+  checkify.check(jnp.array(False), "ignored", debug=True)  # eagerly: nothing, as JAX
+  ember.jit(lambda x: checkify.check(x > 0, "ignored", debug=True))(1.0)
+  err, _ = checkify.checkify(lambda x: checkify.check(x > 0, "dbg {}", x, debug=True))(
+      jnp.array(-1.0))
+  assert err.get() == "dbg -1.0 (`check` failed)"

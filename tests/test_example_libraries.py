@@ -29,6 +29,9 @@ JAX_BITS = {
           [1061716697, 3196571167, 1035107816]),
       "adamax": ([1069995616, 1051274099, 1063708051, 1073790771, 1071067774, 3213029832],
           [1061823226, 3195675199, 1023710221]),
+
+      "sm3": ([1071037813, 1051821642, 1064486516, 1074371990, 1071713381, 3212247191],
+          [1063274608, 3191630257, 3178208672]),
   },
   "jit": {
       "sgd": ([1070946045, 1051159592, 1064582478, 1074251483, 1072168368, 3210732844],
@@ -47,6 +50,9 @@ JAX_BITS = {
           [1061716696, 3196571162, 1035107807]),
       "adamax": ([1069995616, 1051274099, 1063708051, 1073790771, 1071067774, 3213029832],
           [1061823226, 3195675199, 1023710222]),
+
+      "sm3": ([1071037813, 1051821642, 1064486516, 1074371990, 1071713381, 3212247191],
+          [1063274608, 3191630257, 3178208672]),
   },
 }
 
@@ -70,6 +76,7 @@ GOLDEN_OPTIMIZERS = {
         optimizers.polynomial_decay(0.1, 3, 0.01), 0.8),
     "adam": lambda: optimizers.adam(0.1),
     "adamax": lambda: optimizers.adamax(optimizers.piecewise_constant([1, 2], [0.1, 0.05, 0.01])),
+    "sm3": lambda: optimizers.sm3(0.1, 0.8),
 }
 
 
@@ -146,6 +153,23 @@ def test_optimizer_matches_numpy_updates(name):
     for i, g in enumerate(grads):
       state = update(i, g[key].astype(np.float64), state)
     np.testing.assert_allclose(np.asarray(got[key]), state[0], rtol=2e-6, atol=2e-6)
+
+
+def test_sm3_keeps_one_accumulator_per_axis_and_matches_jax():
+  # Values from jax.example_libraries.optimizers 0.10.2 (rounded to 6 digits): a scalar, a
+  # matrix and a 3-D parameter, three steps of gradients sin(params * (step + 1)).
+  init, update, get_params = optimizers.sm3(0.1)
+  params = {"w": jnp.arange(6.).reshape(2, 3), "b": jnp.array(1.5), "c": jnp.ones((2, 2, 2))}
+  state = init(params)
+  _, _, sums, _ = optimizers.unpack_optimizer_state(state)["c"].subtree
+  assert [s.shape for s in sums] == [(2,), (2,), (2,)]
+  for i in range(3):
+    state = update(i, ember.tree.map(lambda p: jnp.sin(p * (i + 1)), get_params(state)), state)
+  out = get_params(state)
+  np.testing.assert_allclose(np.asarray(out["w"]), [[0.0, 0.957166, 1.987523],
+                                                    [2.982086, 4.016291, 5.032179]], rtol=1e-6)
+  assert out["b"].shape == () and abs(float(out["b"]) - 1.476772) < 1e-6
+  np.testing.assert_allclose(np.asarray(out["c"]), np.full((2, 2, 2), 0.957166), rtol=1e-6)
 
 
 def test_optimizer_state_is_a_pytree_and_trains_under_jit():

@@ -238,3 +238,87 @@ def test_user_primitive_multiple_results_and_refusals():
     mlir.register_lowering(bare, lambda ctx, x: x)
   mlir.register_lowering(bare, mlir.lower_fun(lambda x: x * 4, multiple_results=False))
   assert ember.jit(bare.bind)(1.0) == 4.0
+
+
+def test_extend_core_helpers_as_jax():
+  # Expected values from jax.extend.core 0.10.2.
+  aval = ember.core.ShapedArray((2, 3, 4), jnp.float32)
+  assert [str(a) for a in (ecore.mapped_aval(3, 1, aval), ecore.unmapped_aval(5, 0, aval),
+                           ecore.mapped_aval(3, None, aval), ecore.unmapped_aval(5, 3, aval))] == [
+      "float32[2,4]", "float32[5,2,3,4]", "float32[2,3,4]", "float32[2,3,4,5]"]
+  with pytest.raises(AssertionError):
+    ecore.mapped_aval(2, 1, aval)
+  with pytest.raises(TypeError, match="no mapping handler for 3 of type <class 'int'>"):
+    ecore.mapped_aval(2, 1, 3)
+  f0 = ember.dtypes.float0
+  assert ecore.primal_dtype_to_tangent_dtype(jnp.int32) == f0
+  assert ecore.primal_dtype_to_tangent_dtype(ember.random.key(0).dtype) == f0
+  assert ecore.primal_dtype_to_tangent_dtype(jnp.float32) is jnp.float32
+  assert [ecore.valid_jaxtype(x) for x in (1.0, "a", jnp.ones(2), None, [1])] == [
+      True, False, True, False, False]
+  assert ecore.concrete_or_error(int, 3.5) == 3 and ecore.concrete_or_error(None, 2) == 2
+  with pytest.raises(ember.errors.ConcretizationTypeError, match="ctx here"):
+    ember.jit(lambda x: ecore.concrete_or_error(int, x, "ctx here"))(1.0)
+  assert ecore.gensym()(aval).aval is aval
+  jaxpr = ember.make_jaxpr(lambda x: ember.lax.cond(x > 0, jnp.sin, jnp.cos, x)
+                           + ember.jit(jnp.sin)(x))(1.0).jaxpr
+  assert [type(j).__name__ for j in ecore.subjaxprs(jaxpr)] == ["Jaxpr"] * 3
+  eqn = jaxpr.eqns[0]
+  new = ecore.new_jaxpr_eqn(eqn.invars, eqn.outvars, eqn.primitive, eqn.params, set())
+  assert new.primitive is eqn.primitive and new.outvars == eqn.outvars
+  with pytest.raises(NotImplementedError, match="ctx"):
+    ecore.new_jaxpr_eqn(eqn.invars, eqn.outvars, eqn.primitive, eqn.params, set(), ctx=1)
+  assert np.ndarray in ecore.array_types and np.float32 in ecore.array_types
+  assert type(ember.lax.create_token()) is ecore.Token
+
+
+def test_extend_core_trace_state_probes_as_jax():
+  seen = []
+
+  def probe(x):
+    seen.append((ecore.unsafe_am_i_under_a_jit_DO_NOT_USE(),
+                 ecore.unsafe_am_i_under_a_vmap_DO_NOT_USE(),
+                 ecore.unsafe_get_axis_names_DO_NOT_USE(), ecore.nonempty_axis_env_DO_NOT_USE()))
+    return x
+  probe(1.0)
+  ember.jit(probe)(1.0)
+  ember.vmap(probe)(jnp.ones(2))
+  ember.vmap(probe, axis_name="i")(jnp.ones(2))
+  ember.grad(probe)(1.0)
+  ember.jit(ember.vmap(probe, axis_name="i"))(jnp.ones(2))
+  ember.vmap(ember.vmap(probe, axis_name="j"), axis_name="i")(jnp.ones((2, 2)))
+  assert seen == [(False, False, [], False), (True, False, [], False), (False, True, [], False),
+                  (False, True, ["i"], True), (False, False, [], False), (True, True, ["i"], True),
+                  (False, True, ["i", "j"], True)]  # JAX 0.10.2's answers
+
+
+def test_interpreters_ad_rule_makers_as_jax():
+  from ember.interpreters import ad, mlir
+  myexp = ecore.Primitive("myexp_t")
+  myexp.def_impl(jnp.exp)
+  myexp.def_abstract_eval(lambda x: x)
+  mlir.register_lowering(myexp, mlir.lower_fun(jnp.exp, multiple_results=False))
+  ad.defjvp2(myexp, lambda g, ans, x: g * ans)
+  y, t = ember.jvp(myexp.bind, (1.0,), (2.0,))
+  np.testing.assert_allclose([float(y), float(t)], [np.e, 2 * np.e], rtol=1e-6)
+  np.testing.assert_allclose(float(ember.grad(lambda x: myexp.bind(x) * 2)(0.5)),
+                             2 * np.exp(0.5), rtol=1e-6)
+  mymul = ecore.Primitive("mymul_t")
+  mymul.def_impl(lambda x, y: x * y)
+  mymul.def_abstract_eval(lambda x, y: x)
+  mlir.register_lowering(mymul, mlir.lower_fun(lambda x, y: x * y, multiple_results=False))
+  ad.defbilinear(mymul, lambda ct, x, y: ct * y, lambda ct, x, y: ct * x)
+  assert [float(v) for v in ember.jvp(mymul.bind, (3.0, 4.0), (1.0, 10.0))] == [12.0, 34.0]
+  assert [float(v) for v in ember.grad(mymul.bind, argnums=(0, 1))(3.0, 4.0)] == [4.0, 3.0]
+  np.testing.assert_allclose(float(ember.jit(ember.grad(
+      lambda x, y: mymul.bind(x, y) + myexp.bind(x)))(3.0, 4.0)), 4 + np.exp(3.0), rtol=1e-6)
+  zero = ad.Zero(ember.core.ShapedArray((), jnp.float32))
+  assert float(ad.add_jaxvals(1.0, 2.0)) == 3.0 and ad.add_jaxvals_p.name == "add_any"
+  assert ad.add_tangents(zero, 5.0) == 5.0
+  assert str(ad.zeros_like_aval(ember.core.ShapedArray((2,), jnp.float32))) == "[0. 0.]"
+  with pytest.raises(NotImplementedError, match="Transpose rule .* for 'myexp_t' not implemented"):
+    ad.get_primitive_transpose(myexp)
+  assert callable(ad.get_primitive_transpose(mymul))
+  seen = []
+  ember.jvp(lambda x: seen.append(isinstance(x, ad.JVPTracer)) or x, (1.0,), (1.0,))
+  assert seen == [True]

@@ -942,6 +942,46 @@ def _custom_vjp_nondiff():
   assert ember.grad(f, argnums=1)(2.0, 3.0) == 20.0
 
 
+@arg_check("custom_jvp", "nondiff_argnames")
+def _custom_jvp_nondiff_names():
+  def pow_(x, n):
+    return x ** n
+  f = ember.custom_jvp(pow_, nondiff_argnames=("n",))
+  f.defjvp(lambda n, primals, tangents: (f(primals[0], n), 10.0 * n * tangents[0]))
+  assert f.nondiff_argnums == (1,)
+  assert ember.grad(f)(2.0, 3) == 30.0 and ember.grad(lambda x: f(x, n=3))(2.0) == 30.0
+  with pytest.raises(ValueError, match="nondiff_argnames"):
+    ember.custom_jvp(pow_, nondiff_argnames=("m",))
+
+
+@arg_check("custom_vjp", "nondiff_argnames")
+def _custom_vjp_nondiff_names():
+  def scale(x, n):
+    return x * n
+  f = ember.custom_vjp(scale, nondiff_argnames=("n",))
+  f.defvjp(lambda x, n: (x * n, None), lambda n, res, ct: (ct * 10 * n,))
+  assert ember.grad(f)(2.0, 3.0) == 30.0
+
+
+@arg_check("checkpoint", "concrete")
+@arg_check("remat", "concrete")
+def _checkpoint_concrete():
+  for make in (ember.checkpoint, ember.remat):
+    with pytest.raises(NotImplementedError, match="concrete"):
+      make(jnp.sin, concrete=False)
+
+
+@arg_check("checkpoint", "static_argnames")
+def _checkpoint_static_argnames():
+  # As JAX 0.10.2's checkpoint: accepted, and keyword arguments stay traced.
+  def f(x, flag=False):
+    return jnp.sin(x) if flag else jnp.cos(x)
+  g = ember.checkpoint(f, static_argnames="flag")
+  np.testing.assert_allclose(g(1.0), np.cos(1.0), rtol=1e-6)
+  with pytest.raises(ember.errors.TracerBoolConversionError):
+    g(1.0, flag=True)
+
+
 @arg_check("custom_jvp.defjvp", "symbolic_zeros")
 def _defjvp_symbolic_zeros():
   seen = []
@@ -1147,3 +1187,16 @@ def test_config_option(name):
     for (t, a), fn in sorted(ARG_CHECKS.items())])
 def test_transform_argument(transform, arg):
   ARG_CHECKS[(transform, arg)]()
+
+
+def test_option_context_managers_take_jax_default():
+  # JAX's NoDefault: a boolean option not given is turned on; any other needs a value, with
+  # JAX's TypeError at the call.
+  with ember.enable_x64():
+    assert ember.config.jax_enable_x64
+  for make in (ember.default_device, ember.numpy_rank_promotion, ember.default_matmul_precision,
+               ember.transfer_guard_host_to_device):
+    with pytest.raises(TypeError, match=f"Context manager for {make.__name__} config option "
+                       "requires an argument"):
+      make()
+  assert repr(inspect.signature(ember.debug_nans).parameters["new_val"].default).startswith("<")

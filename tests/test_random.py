@@ -327,3 +327,37 @@ def test_grad_through_samplers():
   g = ember.grad(lambda lo, hi: jnp.sum(random.uniform(key, (3,), minval=lo, maxval=hi)),
                  argnums=(0, 1))(1., 3.)
   np.testing.assert_allclose(g, (float(jnp.sum(1 - u)), float(jnp.sum(u))), rtol=1e-6)
+
+
+def test_out_sharding_takes_only_none_or_the_empty_mesh():
+  key = random.key(0)
+  assert random.normal(key, (2,), out_sharding=None).shape == (2,)
+  unsharded = ember.typeof(jnp.zeros(2)).sharding  # a NamedSharding over the empty mesh
+  np.testing.assert_array_equal(random.normal(key, (2,), out_sharding=unsharded),
+                                random.normal(key, (2,)))
+  with pytest.raises(TypeError, match="`out_sharding` argument of normal only supports"):
+    random.normal(key, (2,), out_sharding="x")
+  with pytest.raises(ValueError, match="Using PartitionSpec when you are not under a mesh"):
+    random.uniform(key, (2,), out_sharding=ember.P())
+  mesh = ember.make_mesh((1,), ("i",))
+  with pytest.raises(NotImplementedError, match=r"uniform\(out_sharding=NamedSharding"):
+    random.uniform(key, (2,), out_sharding=ember.NamedSharding(mesh, ember.P()))
+  with pytest.raises(NotImplementedError, match="segment_sum"):
+    ember.ops.segment_sum(jnp.ones(2), jnp.array([0, 1]), 2,
+                          out_sharding=ember.NamedSharding(mesh, ember.P()))
+
+
+def test_t_and_f_shapes_default_to_the_parameters():
+  key = random.key(0)
+  assert random.t(key, jnp.array([1.0, 2.0, 3.0])).shape == (3,)
+  assert random.f(key, jnp.array([1.0, 2.0]), 3.0).shape == (2,)
+  np.testing.assert_allclose(np.asarray(random.t(key, jnp.array([1.0, 2.0, 3.0]))),
+                             [1.380544, -7.017804, -1.6745249], rtol=1e-5)  # JAX 0.10.2's
+
+
+def test_wrap_key_data_takes_a_key_dtype():
+  k = random.key(3)
+  again = random.wrap_key_data(random.key_data(k), dtype=k.dtype)
+  assert again.dtype == k.dtype and bool(again == k)
+  with pytest.raises(ValueError, match="Cannot specify both `impl` and `dtype`"):
+    random.wrap_key_data(random.key_data(k), impl="threefry2x32", dtype=k.dtype)

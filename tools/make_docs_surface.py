@@ -6,8 +6,10 @@ Run with ember's Python (it imports ember's modules, never JAX):
     .venv/bin/python tools/make_docs_surface.py --check  # exit 1 if the section is stale
 
 The reference is tests/data/jax_surface.json, JAX 0.10.2's public names per module, written by
-``tools/make_surface.py`` under JAX. For each module, ``jax.X`` is looked up as ``ember.X``: a
-module ember lacks is one line, otherwise every name ``ember.X`` has no attribute for is listed.
+``tools/make_surface.py`` under JAX. For each module, ``jax.X`` is looked up as ``ember.X``. Names
+and modules ember refuses (``ember/_unsupported.py``: they exist and raise, saying why) are
+listed with their reasons, grouped by reason; then each module ember lacks is one line, and for
+the others every name ``ember.X`` has no attribute for is listed.
 The section lies between the ``BEGIN``/``END`` markers below; the rest of the page is hand-written.
 tests/test_docs_fresh.py fails when the section differs from what this script would write.
 """
@@ -38,7 +40,8 @@ def ember_name(jax_module: str) -> str:
 
 
 def import_ember(jax_module: str):
-  """ember's counterpart of ``jax_module``, or None when ember has no such module."""
+  """ember's counterpart of ``jax_module``, or None when ember has no such module (or refuses
+  it)."""
   name = ember_name(jax_module)
   try:
     with warnings.catch_warnings():
@@ -50,6 +53,11 @@ def import_ember(jax_module: str):
     raise
 
 
+def _refusals():
+  from ember import _unsupported
+  return _unsupported
+
+
 def public_ember_modules(surface: dict | None = None) -> list[str]:
   """ember's modules that mirror a public JAX module (the ones the API pages must cover)."""
   surface = surface or load_surface()
@@ -57,12 +65,47 @@ def public_ember_modules(surface: dict | None = None) -> list[str]:
 
 
 def missing_names(surface: dict) -> dict[str, list[str] | None]:
-  """Per JAX module, the names ember's module lacks (None: ember lacks the whole module)."""
+  """Per JAX module, the names ember's module lacks (None: ember lacks the whole module).
+  Refused names and modules count as lacking too (``refused_names`` says which)."""
   out = {}
   for module, names in surface["modules"].items():
     ours = import_ember(module)
-    out[module] = None if ours is None else [n for n in names if not hasattr(ours, n)]
+    out[module] = None if ours is None else [
+        n for n in names if not hasattr(ours, n) or _refusals().is_unsupported(getattr(ours, n))]
   return out
+
+
+def refused_names(surface: dict) -> dict:
+  """``{refusal: [JAX name, ...]}`` for the listed names ember refuses (its stubs), and
+  ``{JAX module: refusal}`` for the refused modules."""
+  unsupported = _refusals()
+  names: dict = {}
+  for module, missing in missing_names(surface).items():
+    for name in missing or ():
+      refusal = unsupported.UNSUPPORTED.get(f"{module}.{name}")
+      if refusal is not None:
+        names.setdefault(refusal, []).append(f"{module}.{name}")
+  modules = {m: unsupported.MODULES[m] for m in surface["modules"] if m in unsupported.MODULES}
+  return {"names": names, "modules": modules}
+
+
+def _refusal_text(refusal) -> str:
+  text = refusal.reason + "."
+  return text + (f" Instead: {refusal.alternative}." if refusal.alternative else "")
+
+
+def _refused_lines(surface: dict) -> list[str]:
+  refused = refused_names(surface)
+  lines = [f"**Modules ember refuses** ({len(refused['modules'])}; importing one raises "
+           "`ModuleNotFoundError` with the reason):", ""]
+  lines += [f"- `{m}` ({len(surface['modules'][m])} names): {_refusal_text(r)}"
+            for m, r in refused["modules"].items()]
+  count = sum(len(v) for v in refused["names"].values())
+  lines += ["", f"**Names ember refuses** ({count}; each exists and raises `NotImplementedError` "
+            "with the reason when used), by reason:", ""]
+  lines += [f"- {_refusal_text(r)} Names: " + ", ".join(f"`{n}`" for n in names)
+            for r, names in refused["names"].items()]
+  return lines
 
 
 def _module_line(module: str, names: list[str], missing: list[str]) -> str:
@@ -73,11 +116,16 @@ def _module_line(module: str, names: list[str], missing: list[str]) -> str:
 def render(surface: dict) -> str:
   """The generated section, markers included."""
   modules = surface["modules"]
+  refused = refused_names(surface)
+  refused_set = {n for names in refused["names"].values() for n in names}
   missing = missing_names(surface)
-  absent = [m for m in modules if missing[m] is None]
-  partial = [m for m in modules if missing[m]]
+  absent = [m for m in modules if missing[m] is None and m not in refused["modules"]]
+  lacks = {m: [n for n in missing[m] if f"{m}.{n}" not in refused_set]
+           for m in modules if missing[m]}
+  partial = [m for m in modules if lacks.get(m)]
   total = sum(len(v) for v in modules.values())
-  lacking = sum(len(modules[m]) for m in absent) + sum(len(missing[m]) for m in partial)
+  n_refused = len(refused_set) + sum(len(modules[m]) for m in refused["modules"])
+  n_lacking = sum(len(modules[m]) for m in absent) + sum(len(lacks[m]) for m in partial)
   lines = [
       BEGIN,
       "",
@@ -85,16 +133,20 @@ def render(surface: dict) -> str:
       "",
       f"Generated by `{COMMAND}` from `tests/data/jax_surface.json`, the public names of "
       f"{len(modules)} JAX {surface['jax_version']} modules (`tools/make_surface.py`, run under "
-      "JAX, says which modules and names count). "
-      f"ember has {total - lacking} of those {total} names. Using one of the others is an "
-      "`AttributeError` (or `ModuleNotFoundError`), never a different behaviour.",
+      "JAX, says which modules and names count), and `ember/_unsupported.py`, the reasons. "
+      f"ember has {total - n_refused - n_lacking} of those {total} names; it refuses "
+      f"{n_refused}, which raise an error saying why and what to use instead, and lacks "
+      f"{n_lacking}, whose use is an `AttributeError` (or `ModuleNotFoundError`), never a "
+      "different behaviour.",
+      "",
+      *_refused_lines(surface),
       "",
       f"**Modules ember does not have** ({len(absent)}):",
       "",
   ]
   lines += [f"- `{m}` ({len(modules[m])} names)" for m in absent]
   lines += ["", f"**Names missing from modules ember has** ({len(partial)} modules):", ""]
-  lines += [_module_line(m, modules[m], missing[m]) for m in partial]
+  lines += [_module_line(m, modules[m], lacks[m]) for m in partial]
   failed = surface.get("not_importable", {})
   if failed:
     lines += ["", "Not recorded (not importable where the list was made): "

@@ -10,6 +10,12 @@ It writes tests/data/jax_surface.json: ``{"jax_version", "rule", "modules": {mod
 compares it with ember and writes the list of missing names into docs/differences.md;
 tests/test_docs_fresh.py checks that list is current.
 
+It also writes tests/data/jax_signatures.json: ``{"jax_version", "signatures": {module: {name:
+{"kind", "params"}}}}``, the parameters of every listed name Python gives a signature for
+(functions, and classes' constructors), described by tests/data/describe_signatures.py as the
+jax.numpy and jax.lax files are; tests/test_api_signatures.py compares ember's with them.
+``jax.numpy`` and ``jax.lax`` are left out there: their own files and tests cover them.
+
 Which modules: every public top-level module of the ``jax`` package (except ``SKIPPED``:
 command-line tools and jaxlib plumbing), every public module directly inside the packages users
 import submodules from (``jax.experimental``, ``jax.extend``, ``jax.interpreters``,
@@ -38,6 +44,8 @@ import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "jax_surface.json")
+SIGNATURES_OUT = os.path.join(ROOT, "tests", "data", "jax_signatures.json")
+OWN_SIGNATURE_FILES = ("jax.numpy", "jax.lax")  # jnp_signatures.json, lax_signatures.json
 JAX_VERSION = "0.10.2"
 SKIPPED = ("cloud_tpu_init", "collect_profile", "lib", "tools")
 PACKAGES_OF_SUBMODULES = ("jax.experimental", "jax.extend", "jax.interpreters",
@@ -123,6 +131,39 @@ def collect() -> tuple[dict[str, list[str]], dict[str, str]]:
   return {name: public_names(m) for name, m in sorted(modules.items())}, dict(sorted(failed.items()))
 
 
+def signatures(modules: dict[str, list[str]]) -> dict[str, dict[str, dict]]:
+  """Per module, ``{name: {"kind", "params"}}`` for the names that have a signature."""
+  sys.path.insert(0, os.path.join(ROOT, "tests", "data"))
+  import describe_signatures as describe
+  out = {}
+  for module_name, names in modules.items():
+    if module_name in OWN_SIGNATURE_FILES:
+      continue
+    module = importlib.import_module(module_name)
+    found = {}
+    for name in names:
+      obj = getattr(module, name)
+      params = describe.describe_callable(obj)
+      if params is not None:
+        found[name] = {"kind": describe.kind_of(obj), "params": params}
+    if found:
+      out[module_name] = found
+  return out
+
+
+def write_signatures(modules: dict[str, list[str]]) -> int:
+  """Write SIGNATURES_OUT, one line per name (readable diffs); the number of names written."""
+  described = signatures(modules)
+  lines = []
+  for module_name, names in described.items():
+    entries = ",\n".join(f"  {json.dumps(n)}: {json.dumps(v)}" for n, v in names.items())
+    lines.append(f" {json.dumps(module_name)}: {{\n{entries}\n }}")
+  body = ",\n".join(lines)
+  with open(SIGNATURES_OUT, "w") as f:
+    f.write(f'{{"jax_version": {json.dumps(JAX_VERSION)}, "signatures": {{\n{body}\n}}}}\n')
+  return sum(len(names) for names in described.values())
+
+
 def main() -> int:
   import jax
   if jax.__version__ != JAX_VERSION:
@@ -136,6 +177,7 @@ def main() -> int:
     f.write("\n")
   total = sum(len(names) for names in modules.values())
   print(f"wrote {OUT}: {len(modules)} modules, {total} names, {len(failed)} not importable")
+  print(f"wrote {SIGNATURES_OUT}: {write_signatures(modules)} signatures")
   return 0
 
 

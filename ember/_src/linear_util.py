@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 
 __all__ = ["StoreException", "Store", "WrappedFun", "wrap_init", "transformation",
            "transformation_with_aux", "transformation2", "transformation_with_aux2", "cache",
@@ -72,7 +72,7 @@ class WrappedFun:
   __slots__ = ("f", "f_transformed", "transforms", "stores", "params", "in_type", "debug_info")
 
   def __init__(self, f: Callable, f_transformed: Callable, transforms: tuple, stores: tuple,
-               params: tuple, in_type=None, debug_info=None):
+               params: tuple, in_type, debug_info):
     self.f = f
     self.f_transformed = f_transformed
     self.transforms = transforms
@@ -141,21 +141,22 @@ def _curried(make: Callable) -> Callable:
 
 
 @_curried
-def transformation2(t: Callable, fun: WrappedFun, *static_args) -> WrappedFun:
-  """Apply ``t(f_next, *static_args, *args, **kwargs)`` on top of ``fun``."""
-  return fun.wrap(t, static_args, None)
+def transformation2(gen: Callable, fun: WrappedFun, *gen_static_args) -> WrappedFun:
+  """Apply ``gen(f_next, *gen_static_args, *args, **kwargs)`` on top of ``fun``."""
+  return fun.wrap(gen, gen_static_args, None)
 
 
 @_curried
-def transformation_with_aux2(t: Callable, fun: WrappedFun, *static_args,
-                             use_eq_store: bool = False) -> tuple[WrappedFun, Callable]:
-  """Apply ``t(f_next, store, *static_args, *args, **kwargs)``; return the wrapped function and
-  a thunk reading what ``t`` stored (after a call)."""
-  if use_eq_store:
+def transformation_with_aux2(gen: Callable, fun: WrappedFun, *gen_static_args,
+                             use_eq_store: bool = False,
+                             unk_names: bool = False) -> tuple[WrappedFun, Callable]:
+  """Apply ``gen(f_next, store, *gen_static_args, *args, **kwargs)``; return the wrapped
+  function and a thunk reading what ``gen`` stored (after a call)."""
+  if use_eq_store or unk_names:
     raise NotImplementedError("ember.extend.linear_util.transformation_with_aux2: "
-                              "use_eq_store=True is not supported.")
+                              "use_eq_store=True and unk_names=True are not supported.")
   store = Store()
-  return fun.wrap(t, static_args, store), lambda: store.val
+  return fun.wrap(gen, gen_static_args, store), lambda: store.val
 
 
 def _generator_step(gen: Callable) -> Callable:
@@ -208,7 +209,7 @@ def cache(call: Callable, *, explain: Callable | None = None) -> Callable:
   """
   if explain is not None:
     raise NotImplementedError("ember.extend.linear_util.cache: explain= is not supported.")
-  memo = LRUCache(4096)
+  memo = BoundedCache(4096)
 
   @functools.wraps(call)
   def memoized(fun: WrappedFun, *args):

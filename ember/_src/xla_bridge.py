@@ -1,7 +1,8 @@
 """``_backends``: the started backends by platform name, as ``jax._src.xla_bridge._backends``.
 
-It is ``{}`` until the first device operation starts ember's CPU client, then ``{"cpu":
-client}``; libraries read it to tell whether it is still time to set the device count.
+It is ``{}`` until the first device operation starts ember's backends, then ``{"cpu": client}``
+(and a GPU's, when one started); libraries read it to tell whether it is still time to set the
+device count.
 
 Example:
     >>> import ember
@@ -19,5 +20,5 @@ __all__: list[str] = []
 
 def __getattr__(name: str):
   if name == "_backends":
-    return {"cpu": _client.get_client()} if _client.is_started() else {}
+    return dict(_client.backends()) if _client.is_started() else {}
   raise AttributeError(f"module 'ember._src.xla_bridge' has no attribute '{name}'")

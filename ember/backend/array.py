@@ -26,6 +26,7 @@ from ember.core.aval import ShapedArray
 from ember.core import trace as core
 from ember.core.errors import UnexpectedTracerError, leaked_tracer_message
 from ember.backend import client as backend_client
+from ember.backend import host_reads
 from ember.backend import spmd
 from ember.backend.sharding import NamedSharding
 
@@ -251,35 +252,17 @@ def committed_device(args, what: str = "operation"):
   return device
 
 
-_viewable: dict = {}  # dtype -> whether NumPy reads its buffers through memoryview
-
-
 def _host_value(x) -> np.ndarray:
-  """The array's value as a read-only NumPy array. A copy is cached on the array; a zero-copy
-  view of the device buffer is not (as in JAX: a cached view would keep the buffer from being
-  donated)."""
+  """The array's value as a read-only NumPy array (``host_reads``: any platform and dtype). A
+  copy is cached on the array; a zero-copy view of the device buffer is not (as in JAX: a
+  cached view would keep the buffer from being donated)."""
   check_not_deleted(x)  # even when the value was read before
   v = x._npy_value
   if v is None:
     if isinstance(x._sharding, NamedSharding):
       return spmd.host_value(x)
-    dt = x.aval.dtype
-    viewable = _viewable.get(dt)
-    if viewable is None:
-      viewable = _viewable[dt] = dt.kind in "biufc" and dt.name not in ("bfloat16",) \
-          and dt.itemsize <= 16 and not dt.name.startswith("float8")
-    if viewable:
-      x.block_until_ready()
-      v = np.asarray(memoryview(x)) if x.aval.shape else np.asarray(memoryview(x)).reshape(())
-      if v.dtype != dt:
-        v = v.view(dt)
-      v = v.reshape(x.aval.shape)
-      v.flags.writeable = False
-      return v
-    else:
-      v = np.asarray(x._single_device_array_to_np_array_did_copy()[0]).reshape(x.aval.shape)
-      if v.dtype != dt:
-        v = v.astype(dt)
+    v, is_view = host_reads.read_single(x)
     v.flags.writeable = False
-    x._npy_value = v
+    if not is_view:
+      x._npy_value = v
   return v

@@ -102,7 +102,7 @@ def _reduce(self):
 
 
 def _to_device(self, device, /, *, stream=None):
-  from ember.api import _resolve_device
+  from ember.backend.placement import _resolve_device
   device = _resolve_device(device)
   if device_of(self) == device:
     if self._committed:
@@ -147,7 +147,7 @@ def _shards(self, everywhere: bool = False) -> list:
   index = sharding.devices_indices_map(shape)
   replica = sharding.coords(len(shape))[:, -1]
   block = self.aval.update(shape=sharding.shard_shape(shape))
-  local = dict(zip(sharding.mesh._addressable_devices, self._arrays))
+  local = _local_pieces(self, block)
   out = []
   for d, r in zip(sharding.mesh._flat_devices, replica):
     arr = local.get(d)
@@ -156,6 +156,17 @@ def _shards(self, everywhere: bool = False) -> list:
     if arr is not None or everywhere:
       out.append(_Shard(d, arr, index[d], int(r)))
   return out
+
+
+def _local_pieces(x, block) -> dict:
+  """{device: its piece of ``x`` as a single-device array}. While ``jax`` is importable but
+  not imported, the pieces are copies made from the host (``host_reads``: jaxlib's own split
+  would import ``jax``)."""
+  from ember.backend import host_reads
+  if host_reads.jax_pending():
+    return {d: device_put_value(v, block, d, committed=True)
+            for d, v in host_reads.device_blocks(x).items()}
+  return dict(zip(x._sharding.mesh._addressable_devices, x._arrays))
 
 
 def _device(self):

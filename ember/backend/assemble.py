@@ -28,7 +28,8 @@ import numpy as np
 from jaxlib import xla_client as xc
 
 from ember import dtypes, pytree
-from ember.api import device_put
+from ember.backend.placement import device_put
+from ember.backend import _jaxlib_compat
 from ember.backend import client as backend_client
 from ember.backend.array import ArrayImpl, abstractify, device_of
 from ember.backend.sharding import NamedSharding, Sharding, SingleDeviceSharding
@@ -152,7 +153,7 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Shardin
                                              "make_array_from_single_device_arrays"), False)
   ordered = _by_device(arrays, sharding)
   _check_pieces(ordered, aval, sharding)
-  return xc.ArrayImpl(aval, _carried(sharding), ordered, True, _skip_checks=True)
+  return _jaxlib_compat.make_array(aval, _carried(sharding), ordered, True)
 
 
 def _by_device(arrays: list, sharding) -> list:

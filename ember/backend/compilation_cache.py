@@ -192,7 +192,7 @@ def _host_cpu() -> str:
 
 def _environment(devices) -> list[str]:
   from ember.backend import client as backend_client
-  client = backend_client.get_client()
+  client = devices[0].client if len(devices) else backend_client.get_client()
   return [FORMAT, JAXLIB_VERSION, _ember_version, client.platform, client.platform_version,
           str(len(client.devices())), ",".join(d.device_kind for d in devices),
           " ".join(sorted(os.environ.get("XLA_FLAGS", "").split())), _host_cpu()]
@@ -266,12 +266,13 @@ def _read(path: str, key: Key, devices, options):
     return None
   from ember.backend import client as backend_client
   try:
-    exe = backend_client.get_client().deserialize_executable(entry[0], devices, options)
+    exe = devices[0].client.deserialize_executable(entry[0], devices, options)
   except Exception as e:  # noqa: BLE001 - any failure means compiling instead
     _failed(f"loading {file}", e)
     return None
-  try:
-    os.utime(file)  # most recently used
+  try:  # most recently used: the fine clock, as the file system's coarse one may not have
+    now = time.time_ns()  # moved past the entries written just before
+    os.utime(file, ns=(now, now))
   except OSError:
     pass
   return exe, entry[1]

@@ -6,8 +6,6 @@ handlers built once per executable, so a call costs about one ``execute_sharded`
 from __future__ import annotations
 
 import collections
-import threading
-import weakref
 import time
 import warnings
 
@@ -18,47 +16,14 @@ from jaxlib import xla_client as xc
 from ember._src import compiler as _hook  # looked up at each call: libraries may wrap it
 from ember import monitoring
 from ember.config import config
+from ember.core.cache import BoundedCache
 from ember.core.jaxpr import ClosedJaxpr
+from ember.backend import _jaxlib_compat
 from ember.backend import client as backend_client
 from ember.backend import lowering
 from ember.backend import compilation_cache
 
-__all__ = ["Executable", "compile_jaxpr", "LRUCache", "donation_attrs"]
-
-
-class LRUCache(dict):
-  """A bounded dict: past ``maxsize`` entries, the oldest insertion is evicted (FIFO).
-
-  Lookups are plain dict lookups, so cache hits on hot paths cost nothing extra.
-  """
-
-  _every: list = []  # weak references to every cache, for clear_all (ember.clear_caches)
-
-  def __init__(self, maxsize: int = 4096):
-    super().__init__()
-    self.maxsize = maxsize
-    self._lock = threading.Lock()
-    every = LRUCache._every
-    if len(every) > 1024 and len(every) & (len(every) - 1) == 0:  # at powers of two: prune
-      every[:] = [r for r in every if r() is not None]
-    every.append(weakref.ref(self))
-
-  @staticmethod
-  def clear_all() -> None:
-    """Empty every LRUCache of the process."""
-    for ref in LRUCache._every:
-      cache = ref()
-      if cache is not None:
-        cache.clear()
-
-  def __setitem__(self, key, value):
-    with self._lock:
-      if key not in self and len(self) >= self.maxsize:
-        try:
-          del self[next(iter(self))]
-        except (StopIteration, KeyError, RuntimeError):
-          pass
-      super().__setitem__(key, value)
+__all__ = ["Executable", "compile_jaxpr", "donation_attrs"]
 
 
 class Executable:
@@ -85,15 +50,16 @@ class Executable:
     return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
 
 
-_by_text = LRUCache(512)
+_by_text = BoundedCache(512)
 
 
-def module_text(closed: ClosedJaxpr, name: str, arg_attrs: list | None = None) -> str:
+def module_text(closed: ClosedJaxpr, name: str, arg_attrs: list | None = None,
+                platform: str | None = None) -> str:
   """``lowering.module_text`` with ``arg_attrs`` (bodies, as ``donation_attrs`` gives them) on
-  the jaxpr's parameters."""
+  the jaxpr's parameters, for ``platform`` (the default backend's when None)."""
   if arg_attrs is not None:
     arg_attrs = [""] * len(closed.consts) + [f"{{{a}}}" if a else "" for a in arg_attrs]
-  return lowering.module_text(closed, name, arg_attrs=arg_attrs)
+  return lowering.module_text(closed, name, arg_attrs=arg_attrs, platform=platform)
 
 
 def compile_text(text: str, device, compiler_options: tuple = (), name: str | None = None):
@@ -104,7 +70,7 @@ def compile_text(text: str, device, compiler_options: tuple = (), name: str | No
   opts.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]], dtype=np.int32))
   if compiler_options:
     opts.env_option_overrides = list(compiler_options)
-  client = backend_client.get_client()
+  client = device.client
   devices = backend_client.device_list((device,))
   callbacks = lowering.host_callbacks(text)
 
@@ -148,13 +114,13 @@ def compile_jaxpr(closed: ClosedJaxpr, device, name: str = "main", committed: bo
   check_memory(closed.out_avals, f"output of {name}")  # intermediates are XLA's to fuse
   if device is None:
     device = backend_client.default_device()
-  text = module_text(closed, name, arg_attrs)
+  text = module_text(closed, name, arg_attrs, backend_client.platform_of(device))
   key = (text, device, compiler_options)
   exe = _by_text.get(key)
   if exe is None:  # the same program (e.g. a re-created jit of one lambda) compiles once
     exe = _by_text[key] = compile_text(text, device, compiler_options, name)
   sharding = backend_client.replicated_sharding(device)
-  handlers = [xc.array_result_handler(a, sharding, committed, _skip_checks=True)
+  handlers = [_jaxlib_compat.result_handler(a, sharding, committed)
               for a in closed.out_avals]
   const_bufs = [to_buffer(c, v.aval, device) for c, v in zip(closed.consts, closed.jaxpr.constvars)]
   return Executable(exe, handlers, const_bufs, closed.in_avals, closed.out_avals, device, text,

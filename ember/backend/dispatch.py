@@ -17,14 +17,15 @@ from ember.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from ember.backend import client as backend_client
 from ember.backend import spmd
 from ember.backend.array import ArrayImpl, _host_value, abstractify, committed_device, to_buffer
-from ember.backend.compile import LRUCache, compile_jaxpr
+from ember.backend.compile import compile_jaxpr
+from ember.core.cache import BoundedCache
 
 __all__ = ["apply_primitive", "executable_cache", "special_value", "check_special",
            "on_debug_checks"]
 
-executable_cache = LRUCache(2048)
+executable_cache = BoundedCache(2048)
 # (primitive, input avals, params) -> executable on the default device, for uncommitted arrays.
-_uncommitted = LRUCache(2048)
+_uncommitted = BoundedCache(2048)
 
 
 def _default_device():
@@ -120,7 +121,7 @@ def _apply_general(prim, args, params):
 core.set_default_impl(apply_primitive)
 
 
-_one_eqn = LRUCache(2048)
+_one_eqn = BoundedCache(2048)
 
 
 def _one_primitive_jaxpr(prim, avals, params) -> ClosedJaxpr:
@@ -208,7 +209,7 @@ def _process_checked(self, prim, args, params):
   """EvalTrace's rule while checks are on: primitives with their own ``impl`` are checked here
   (the others in ``apply_primitive``), except those that check themselves (``jit``)."""
   outs = _process_unchecked(self, prim, args, params)
-  if prim.impl is not None and not getattr(prim, "checks_own_outputs", False):
+  if prim.impl is not None and not prim.checks_own_outputs:
     check_special(prim.name, outs if prim.multiple_results else [outs])
   return outs
 

@@ -59,9 +59,10 @@ def is_supported_dtype(dtype) -> bool:
 def _cpu_device(dl_device_type, device_id: int, error):
   """The ember device a DLPack ``(device type, id)`` pair names (CPU only)."""
   if int(dl_device_type) != DLDeviceType.kDLCPU:
-    raise error(f"DLPack device type {int(dl_device_type)} is not supported: ember runs on CPU "
-                f"(DLDeviceType.kDLCPU = {int(DLDeviceType.kDLCPU)}) only.")
-  return backend_client.get_client().device_from_local_hardware_id(int(device_id))
+    raise error(f"DLPack device type {int(dl_device_type)} is not supported: ember exchanges "
+                f"DLPack data in CPU memory (DLDeviceType.kDLCPU = {int(DLDeviceType.kDLCPU)}) "
+                "only.")
+  return backend_client.get_backend("cpu").device_from_local_hardware_id(int(device_id))
 
 
 def _single_device(x):
@@ -111,7 +112,11 @@ def dlpack_device(x, /) -> tuple:
       >>> jnp.ones(2).__dlpack_device__()
       (<DLDeviceType.kDLCPU: 1>, 0)
   """
-  return DLDeviceType.kDLCPU, _single_device(x).local_hardware_id
+  device = _single_device(x)
+  kind = {"cpu": DLDeviceType.kDLCPU, "cuda": DLDeviceType.kDLCUDA,
+          "rocm": DLDeviceType.kDLROCM}.get(backend_client.platform_of(device),
+                                            DLDeviceType.kDLCPU)
+  return kind, device.local_hardware_id
 
 
 # --- import -----------------------------------------------------------------------------------
@@ -162,6 +167,9 @@ def _import_host(external, source):
 
 def _import(external, source, copy):
   """The producer's buffer as an array on ``source``: shared when possible, else one copy."""
+  from ember.backend import host_reads
+  if host_reads.jax_pending() and copy is not False:
+    return _import_host(external, source)  # jaxlib's import would import jax (host_reads)
   try:
     capsule = external.__dlpack__(stream=None)
   except BufferError:  # e.g. a read-only NumPy array (DLPack 0.x cannot flag it read-only)

@@ -9,6 +9,7 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Callable, Sequence
 
@@ -19,7 +20,8 @@ from ember.core.aval import ShapedArray
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
 
 __all__ = ["Value", "LoweringContext", "tensor_type", "element_type", "lower_jaxpr",
-           "module_text", "parse_module", "dense_attr", "i64_array"]
+           "module_text", "parse_module", "dense_attr", "i64_array", "register_lowering",
+           "current_platform", "platform_override"]
 
 _ELEMENT = {
     "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
@@ -99,6 +101,11 @@ class LoweringContext:
     self.avals_out: Sequence[ShapedArray] = ()
     self.module_context: dict = {}
 
+  @property
+  def platform(self) -> str:
+    """The platform the module is lowered for: ``"cpu"``, ``"cuda"`` or ``"rocm"``."""
+    return self.module_context.get("platform") or current_platform()
+
   def fresh(self) -> str:
     n = self._counter[0]
     self._counter[0] = n + 1
@@ -177,7 +184,7 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence[Value],
     ins = [read(x) for x in eqn.invars]
     ctx.avals_in = [x.aval for x in eqn.invars]
     ctx.avals_out = [v.aval for v in eqn.outvars]
-    rule = eqn.primitive.rule("lower")
+    rule = _platform_rules.get((eqn.primitive, ctx.platform)) or eqn.primitive.rule("lower")
     outs = rule(ctx, *ins, **eqn.params)
     if not eqn.primitive.multiple_results:
       outs = [outs]
@@ -188,6 +195,50 @@ def lower_jaxpr(ctx: LoweringContext, jaxpr: Jaxpr, consts: Sequence[Value],
   return [read(x) for x in jaxpr.outvars]
 
 
+# --- lowering per platform ---------------------------------------------------------------------
+# A primitive's ``lower`` rule serves every platform unless a rule for the module's platform is
+# registered here (the GPU lowerings of the linear algebra primitives: primitives/gpu_linalg.py).
+
+_platform_rules: dict = {}
+_override = threading.local()
+
+
+def register_lowering(prim, platform: str, rule: Callable) -> None:
+  """Lower ``prim`` with ``rule`` in modules for ``platform`` (``"cuda"``, ``"rocm"``...)."""
+  _platform_rules[(prim, platform)] = rule
+
+
+def current_platform() -> str:
+  """The platform modules are lowered for when their caller names none: the one
+  ``platform_override`` sets, else the default backend's (``"cpu"``, ``"cuda"``, ``"rocm"``)."""
+  platform = getattr(_override, "platform", None)
+  if platform is not None:
+    return platform
+  from ember.backend import client
+  return client.platform_of(client.get_client())
+
+
+@contextlib.contextmanager
+def platform_override(platform: str):
+  """Lower for ``platform`` inside the block, whatever the backends (to look at the StableHLO
+  another platform gets; programs lowered so may not compile here).
+
+  Example:
+      >>> import ember, ember.numpy as jnp
+      >>> from ember.backend import lowering
+      >>> with lowering.platform_override("cuda"):
+      ...   text = ember.jit(jnp.linalg.cholesky).lower(jnp.eye(2)).as_text()
+      >>> "cusolver_potrf_ffi" in text
+      True
+  """
+  old = getattr(_override, "platform", None)
+  _override.platform = platform
+  try:
+    yield
+  finally:
+    _override.platform = old
+
+
 def monitored_name(module_name: str) -> str:
   """The ``fun_name`` JAX's compile events carry for a module: ``jit(f)``."""
   return f"jit({module_name[4:] if module_name.startswith('jit_') else module_name})"
@@ -195,15 +246,17 @@ def monitored_name(module_name: str) -> str:
 
 def module_text(closed: ClosedJaxpr, name: str = "main", const_avals_as_args: bool = True,
                 arg_attrs: Sequence[str] | None = None, result_attrs: Sequence[str] | None = None,
-                num_partitions: int = 1, preamble: str = "", module_context: dict | None = None
-                ) -> str:
+                num_partitions: int = 1, preamble: str = "", module_context: dict | None = None,
+                platform: str | None = None) -> str:
   """StableHLO text of a module whose ``main`` takes the jaxpr's consts then its arguments.
 
   An SPMD program over ``num_partitions`` devices puts its mesh in ``preamble`` and its
   parameters' and results' shardings in ``arg_attrs``/``result_attrs``; ``module_context`` is
-  what lowering rules read about it (the mesh).
+  what lowering rules read about it (the mesh); ``platform`` is the platform it is for
+  (``current_platform()`` when None).
   """
   from ember import monitoring
+  module_context = dict(module_context or {}, platform=platform or current_platform())
   with monitoring.timed("/jax/core/compile/jaxpr_to_mlir_module_duration",
                         fun_name=monitored_name(name)):
     return _module_text(closed, name, const_avals_as_args, arg_attrs, result_attrs,

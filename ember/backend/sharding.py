@@ -25,6 +25,7 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import math
@@ -354,6 +355,24 @@ class Mesh:
     return mesh
 
 
+@dataclasses.dataclass(frozen=True)
+class AbstractDevice:
+  """What a mesh's devices are, without the devices: their kind, core count and platform.
+
+  Example:
+      >>> from ember.sharding import AbstractDevice
+      >>> AbstractDevice(device_kind="cpu", num_cores=None, platform="cpu")
+      AbstractDevice(device_kind=cpu, num_cores=None, platform=cpu)
+  """
+  device_kind: str
+  num_cores: int | None
+  platform: str
+
+  def __repr__(self):
+    return (f"AbstractDevice(device_kind={self.device_kind}, num_cores={self.num_cores}, "
+            f"platform={self.platform})")
+
+
 def _abstract_device_key(device) -> tuple:
   """``(device_kind, platform, num_cores)`` of an ``AbstractDevice`` (any object with those
   attributes, as JAX reads them)."""
@@ -403,7 +422,6 @@ class AbstractMesh:
     """What the mesh's devices are (an ``ember.sharding.AbstractDevice``), or None."""
     if self._device is None:
       return None
-    from ember.sharding import AbstractDevice
     kind, platform, cores = self._device
     return AbstractDevice(device_kind=kind, num_cores=cores, platform=platform)
 
@@ -466,6 +484,79 @@ def set_default_mesh(mesh: Mesh | None) -> Mesh | None:
   """Make ``mesh`` the default mesh; returns the previous one."""
   previous, _default_mesh[0] = _default_mesh[0], mesh
   return previous
+
+
+_EMPTY_MESH = AbstractMesh((), ())
+_abstract_meshes: list = []  # the meshes of the open use_abstract_mesh blocks, innermost last
+
+
+def get_abstract_mesh() -> AbstractMesh:
+  """The abstract mesh in effect: the innermost ``use_abstract_mesh``'s (which ``auto_axes``
+  and ``explicit_axes`` open), else that of the mesh set with ``set_mesh``, else the empty
+  ``AbstractMesh((), ())``. (A legacy ``with mesh:`` block sets none, as in JAX.)
+
+  Example:
+      >>> import ember
+      >>> mesh = ember.make_mesh((2,), ("i",), devices=ember.devices()[:2])
+      >>> with ember.set_mesh(mesh):
+      ...   print(ember.sharding.get_abstract_mesh())
+      AbstractMesh('i': 2, axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu)
+  """
+  if _abstract_meshes:
+    return _abstract_meshes[-1]
+  mesh = _default_mesh[0]
+  return _EMPTY_MESH if mesh is None else mesh.abstract_mesh
+
+
+def check_out_sharding(fun_name: str, out_sharding) -> None:
+  """JAX's ``out_sharding=`` of functions that compute a new array: None, or a NamedSharding
+  over the empty mesh (what ``typeof(x).sharding`` is for an unsharded ``x``), which both
+  leave the result unsharded. JAX gives the result's type any other sharding (explicit
+  sharding in types), which ember's types do not carry. A PartitionSpec outside a mesh context
+  is JAX's ValueError; a value that is not a sharding at all is JAX's TypeError.
+
+  Example:
+      >>> import ember, numpy as np
+      >>> check_out_sharding("dot", None)
+      >>> check_out_sharding("dot", ember.typeof(np.zeros(3)).sharding)
+      >>> check_out_sharding("dot", "x")
+      Traceback (most recent call last):
+      TypeError: `out_sharding` argument of dot only supports instances of `NamedSharding` or `PartitionSpec`. Got x of type: <class 'str'>
+  """
+  if out_sharding is None:
+    return
+  if not isinstance(out_sharding, (NamedSharding, PartitionSpec)):
+    raise TypeError(f"`out_sharding` argument of {fun_name} only supports instances of "
+                    f"`NamedSharding` or `PartitionSpec`. Got {out_sharding} of type: "
+                    f"{type(out_sharding)}")
+  if is_unsharded(out_sharding):
+    return
+  raise NotImplementedError(
+      f"{fun_name}(out_sharding={out_sharding}): ember's array types carry no sharding, so it "
+      "takes only out_sharding=None; lay the result out with ember.sharding.reshard instead.")
+
+
+def is_unsharded(out_sharding) -> bool:
+  """Whether ``out_sharding`` (a NamedSharding or PartitionSpec) asks for no sharding at all:
+  a NamedSharding over the empty mesh, whatever its spec (JAX does not check the spec's length
+  against the result's rank there). A PartitionSpec needs a mesh to mean anything: outside a
+  mesh context it is JAX's ValueError.
+
+  Example:
+      >>> from ember.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+      >>> is_unsharded(NamedSharding(AbstractMesh((), ()), P(None)))
+      True
+      >>> is_unsharded(P())
+      Traceback (most recent call last):
+      ValueError: Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got P()
+  """
+  if isinstance(out_sharding, PartitionSpec):
+    if get_abstract_mesh().empty:
+      raise ValueError("Using PartitionSpec when you are not under a mesh context is not "
+                       "allowed. Please pass a NamedSharding instance or enter into a mesh "
+                       f"context via `jax.set_mesh`. Got {out_sharding}")
+    return False
+  return bool(getattr(out_sharding.mesh, "empty", False))
 
 
 def check_spec(mesh: Mesh, spec: PartitionSpec, what: str = "") -> None:

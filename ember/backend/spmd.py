@@ -30,11 +30,13 @@ from jaxlib import xla_client as xc
 from ember._src import compiler as _hook  # looked up at each call: libraries may wrap it
 from ember.config import config
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.backend import _jaxlib_compat
 from ember.backend import client as backend_client
 from ember.backend import lowering
 from ember.backend import compilation_cache
 from ember.backend import compile as compile_mod
-from ember.backend.compile import Executable, LRUCache
+from ember.backend.compile import Executable
+from ember.core.cache import BoundedCache
 from ember.backend.sharding import Mesh, NamedSharding, PartitionSpec
 
 __all__ = ["put_sharded", "host_value", "is_sharded", "compile_spmd", "find_mesh",
@@ -102,12 +104,14 @@ def host_value(x) -> np.ndarray:
           "`jax.experimental.multihost_utils.process_allgather` to print the global array or "
           "use `.addressable_shards` method of jax.Array to inspect the addressable (process "
           "local) shards.")
+    from ember.backend import host_reads
+    blocks = host_reads.device_blocks(x)
     out, seen = np.empty(shape, x.aval.dtype), set()
-    for idx, arr in zip(index.values(), x._arrays):  # the first copy of each block, as JAX
+    for device, idx in index.items():  # the first copy of each block, as JAX
       key = tuple((s.start, s.stop) for s in idx)
       if key not in seen:
         seen.add(key)
-        out[idx] = np.asarray(arr).reshape(sharding.shard_shape(shape))
+        out[idx] = blocks[device].reshape(sharding.shard_shape(shape))
     out.flags.writeable = False
     v = x._npy_value = out
   return v
@@ -120,7 +124,7 @@ def _keys(indices) -> set:
 
 # --- finding the mesh of a program -----------------------------------------------------------
 
-_meshes = LRUCache(1024)
+_meshes = BoundedCache(1024)
 
 
 def find_mesh(closed: ClosedJaxpr) -> Mesh | None:
@@ -168,7 +172,7 @@ class SpmdExecutable(Executable):
     return outs
 
 
-_by_text = LRUCache(256)
+_by_text = BoundedCache(256)
 
 
 def _compile(text: str, mesh: Mesh, compiler_options: tuple = (), name: str | None = None):
@@ -193,7 +197,7 @@ def _compile(text: str, mesh: Mesh, compiler_options: tuple = (), name: str | No
       callbacks = lowering.host_callbacks(text)
       exe = compilation_cache.compile_or_load(
           text, mesh._internal_device_list, opts,
-          lambda: _hook.backend_compile_and_load(backend_client.get_client(),
+          lambda: _hook.backend_compile_and_load(mesh._flat_devices[0].client,
                                                  lowering.parse_module(text),
                                                  mesh._internal_device_list, opts, callbacks),
           host_callbacks=bool(callbacks))
@@ -225,7 +229,8 @@ def module_text(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
   return lowering.module_text(
       closed, name, arg_attrs=[_attr(s, a.ndim, e) for s, a, e in zip(in_sh, avals_in, extra)],
       result_attrs=[_attr(s, a.ndim) for s, a in zip(out_shardings, closed.out_avals)],
-      num_partitions=mesh.size, preamble=mesh_preamble(mesh), module_context={"mesh": mesh})
+      num_partitions=mesh.size, preamble=mesh_preamble(mesh), module_context={"mesh": mesh},
+      platform=backend_client.platform_of(mesh._flat_devices[0]))
 
 
 def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
@@ -245,7 +250,7 @@ def compile_spmd(closed: ClosedJaxpr, mesh: Mesh, in_shardings, out_shardings,
     if any(s is None for s in outs):  # XLA chose a layout no spec names: ask for replication
       outs = [s or replicated(mesh) for s in outs]
       return compile_spmd(closed, mesh, in_shardings, outs, name, arg_attrs, compiler_options)
-  handlers = [xc.array_result_handler(a, s, True, _skip_checks=True)
+  handlers = [_jaxlib_compat.result_handler(a, s, True)
               for a, s in zip(closed.out_avals, outs)]
   const_bufs = [put_sharded(c, replicated(mesh), v.aval)
                 for c, v in zip(closed.consts, closed.jaxpr.constvars)]
@@ -260,7 +265,7 @@ def _as_hlo(s):
   return s if isinstance(s, xc.HloSharding) else xc.HloSharding.from_proto(s)
 
 
-_specs = LRUCache(1024)
+_specs = BoundedCache(1024)
 
 
 def spec_from_hlo(hlo, mesh: Mesh, ndim: int) -> NamedSharding | None:
@@ -290,7 +295,7 @@ def spec_from_hlo(hlo, mesh: Mesh, ndim: int) -> NamedSharding | None:
 
 # --- running ------------------------------------------------------------------------------------
 
-_executables = LRUCache(1024)
+_executables = BoundedCache(1024)
 
 
 def mesh_of_args(args, mesh: Mesh | None = None, what: str = "computation") -> Mesh | None:

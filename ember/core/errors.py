@@ -10,8 +10,16 @@ __all__ = [
 _DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
 
 
-class JAXTypeError(TypeError):
-  """Base class of the TypeErrors about traced values (the tracer conversion errors below).
+class _JAXError:
+  """The message, then a line linking JAX's page on the error (as JAX's errors end)."""
+
+  def __init__(self, message: str):
+    super().__init__(f"{message}\nSee {_DOCS}{type(self).__name__}")
+
+
+class JAXTypeError(_JAXError, TypeError):
+  """Base class of the TypeErrors about traced values (the tracer conversion errors below, a
+  leaked tracer, a reused key).
 
   Example:
       >>> import ember
@@ -22,8 +30,11 @@ class JAXTypeError(TypeError):
       ConcretizationTypeError
   """
 
+  def __init__(self, message: str):
+    super().__init__(message)
 
-class JAXIndexError(IndexError):
+
+class JAXIndexError(_JAXError, IndexError):
   """Base class of the IndexErrors about traced indices (``NonConcreteBooleanIndexError``).
 
   Example:
@@ -35,13 +46,11 @@ class JAXIndexError(IndexError):
       NonConcreteBooleanIndexError
   """
 
-
-class _WithDocs:
   def __init__(self, message: str):
-    super().__init__(f"{message}\nSee {_DOCS}{type(self).__name__}")
+    super().__init__(message)
 
 
-class ConcretizationTypeError(_WithDocs, JAXTypeError):
+class ConcretizationTypeError(JAXTypeError):
   """A traced value was used where Python needs a concrete one.
 
   Example:
@@ -70,10 +79,10 @@ class TracerBoolConversionError(ConcretizationTypeError):
 
   def __init__(self, tracer):
     head = f"Attempted boolean conversion of traced array with shape {_long(tracer.aval)}."
-    _WithDocs.__init__(self, _lines(head, _origin(tracer)))
+    JAXTypeError.__init__(self, _lines(head, _origin(tracer)))
 
 
-class TracerIntegerConversionError(_WithDocs, JAXTypeError):
+class TracerIntegerConversionError(JAXTypeError):
   """``int()`` or ``__index__`` of a traced array.
 
   Example:
@@ -88,7 +97,7 @@ class TracerIntegerConversionError(_WithDocs, JAXTypeError):
     super().__init__(_lines(head, _origin(tracer)))
 
 
-class TracerArrayConversionError(_WithDocs, JAXTypeError):
+class TracerArrayConversionError(JAXTypeError):
   """``np.asarray`` of a traced array.
 
   Example:
@@ -104,7 +113,7 @@ class TracerArrayConversionError(_WithDocs, JAXTypeError):
     super().__init__(_lines(head, _origin(tracer)))
 
 
-class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
+class NonConcreteBooleanIndexError(JAXIndexError):
   """A boolean mask index whose values are not known while tracing.
 
   Example:
@@ -119,8 +128,8 @@ class NonConcreteBooleanIndexError(_WithDocs, JAXIndexError):
         f"Array boolean indices must be concrete; got {_long(tracer.aval)}\n")
 
 
-class UnexpectedTracerError(_WithDocs, Exception):
-  """A tracer escaped the transform that created it.
+class UnexpectedTracerError(JAXTypeError):
+  """A tracer escaped the transform that created it (a ``TypeError``, as in JAX).
 
   Example:
       >>> import ember
@@ -132,11 +141,11 @@ class UnexpectedTracerError(_WithDocs, Exception):
       ember.core.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function ...
   """
 
-  def __init__(self, message: str):
-    super().__init__(message)
+  def __init__(self, msg: str):
+    super().__init__(msg)
 
 
-class KeyReuseError(_WithDocs, JAXTypeError):
+class KeyReuseError(JAXTypeError):
   """A typed PRNG key was consumed twice (the key reuse checker, ``jax_debug_key_reuse``;
   see ``ember/random/_key_reuse.py``). A ``TypeError``, as in JAX.
 

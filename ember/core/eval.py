@@ -11,6 +11,8 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+
 from typing import Sequence
 
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, literal_value
@@ -39,6 +41,11 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence, *args) -> list:
   return [read(x) for x in jaxpr.outvars]
 
 
-def jaxpr_as_fun(closed: ClosedJaxpr):
-  """A Python function of the jaxpr's arguments that returns the list of its outputs."""
-  return lambda *args: eval_jaxpr(closed.jaxpr, closed.consts, *args)
+def jaxpr_as_fun(closed_jaxpr: ClosedJaxpr, *args):
+  """A Python function of the jaxpr's arguments that returns the list of its outputs (curried,
+  as JAX's: arguments given here come first, and the result is still a function to call)."""
+  return functools.partial(_eval_closed, closed_jaxpr, *args)
+
+
+def _eval_closed(closed: ClosedJaxpr, *args):
+  return eval_jaxpr(closed.jaxpr, closed.consts, *args)

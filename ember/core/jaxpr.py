@@ -18,7 +18,7 @@ from ember.core.aval import ShapedArray
 from ember.core import pretty as pp
 
 __all__ = ["Var", "DropVar", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "pp_jaxpr", "dce",
-           "has_effects"]
+           "has_effects", "hoist_consts"]
 
 
 class Var:
@@ -109,7 +109,10 @@ class JaxprEqn:
     self.source_info = source_info
 
   def __repr__(self):
-    return pp.format_doc(_pp_eqn(self, _Names()))
+    names = _Names()
+    for v in self.outvars:  # named as printed, left to right, as JAX names a lone equation
+      names(v)
+    return pp.format_doc(_pp_eqn(self, names))
 
 
 class Jaxpr:
@@ -274,9 +277,9 @@ def _pp_params(params: dict, names: _Names):
 
 def _pp_eqn(eqn: JaxprEqn, names: _Names):
   prim = eqn.primitive
-  pp_params = getattr(prim, "pp_params", None)
+  pp_params = prim.pp_params
   params = pp_params(eqn.params) if pp_params else dict(sorted(eqn.params.items()))
-  sub = params.get("jaxpr") if getattr(prim, "pp_alias_jaxpr", False) else None
+  sub = params.get("jaxpr") if prim.pp_alias_jaxpr else None
   inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
   if isinstance(inner, Jaxpr) and id(inner) not in names.shared:  # shared: own names, above
     if len(inner.invars) == len(eqn.invars):
@@ -391,7 +394,7 @@ def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
     for eqn in jaxpr.eqns:
       # Of ember's call primitives only jit names its jaxpr as JAX's does (custom_jvp_call's
       # name is ember's, for printing); jit is the one whose binders alias the caller's.
-      name = eqn.params.get("name") if getattr(eqn.primitive, "pp_alias_jaxpr", False) else None
+      name = eqn.params.get("name") if eqn.primitive.pp_alias_jaxpr else None
       for sub in sub_jaxprs(eqn.params):
         queue.append(sub)
         if name is not None:
@@ -423,3 +426,12 @@ def _pp_toplevel(jaxpr: Jaxpr):
 
 def pp_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
   return jaxpr.pretty_print(width)
+
+
+def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+  """Turn a closed jaxpr's constvars into leading invars; return it and the const values."""
+  if not closed.consts:
+    return closed, []
+  j = closed.jaxpr
+  hoisted = Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns, j.effects, j.debug_info)
+  return ClosedJaxpr(hoisted, []), list(closed.consts)

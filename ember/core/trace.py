@@ -34,19 +34,66 @@ __all__ = ["Primitive", "Trace", "Tracer", "EvalTrace", "current_trace", "set_cu
            "get_aval", "register_aval_handler", "is_concrete", "concrete_value", "axis_env",
            "extend_axis_env", "axis_size", "manual_axes", "vma_axes", "manual_axes_in_scope"]
 
-_RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch", "partial_eval")
+# A primitive's rules, each set through ``def_rules`` and read through ``rule``:
+#   abstract_eval(*avals, **params) -> aval | list[aval]     the output types
+#   impl(*args, **params)              eager evaluation (default: compile the lowering)
+#   lower(ctx, *operands, **params)    StableHLO
+#   jvp(primals, tangents, **params) -> (primals_out, tangents_out)
+#   transpose(cts, *args, **params)    a linear primitive's cotangents of its operands
+#   batch(axis, vals, dims, **params) -> (out, out_dim)   vmap; ``axis`` is the vmap's AxisData
+#   batch_named(axis, vals, dims, **params)   vmap over an axis the primitive names (collectives:
+#                                      the collective becomes array operations over the batch)
+#   axis_names(params) -> names        the named axes the primitive refers to; ``EVERY_AXIS``
+#                                      for primitives carrying jaxprs, whose bodies may use any
+#   partial_eval, pp_params(params) -> params to print, staging_forward(avals, params) -> the
+#   operand index an equation would only forward, const_fold(*consts, **params)
+_RULE_KINDS = ("abstract_eval", "impl", "lower", "jvp", "transpose", "batch", "batch_named",
+               "axis_names", "partial_eval", "pp_params", "staging_forward", "const_fold")
+# The kinds every primitive declares one way or the other: a rule, or ``def_unsupported`` with
+# the reason it has none (tests/test_rule_coverage.py checks every primitive of ember's).
+REQUIRED_KINDS = ("abstract_eval", "lower", "jvp", "transpose", "batch")
 _TRANSFORM_NAMES = {"abstract_eval": "abstract evaluation", "impl": "eager evaluation",
                     "lower": "lowering to StableHLO", "jvp": "jvp (forward-mode autodiff)",
                     "transpose": "transposition (reverse-mode autodiff)",
-                    "batch": "vmap (batching)", "partial_eval": "partial evaluation"}
+                    "batch": "vmap (batching)", "batch_named": "vmap over a named axis",
+                    "partial_eval": "partial evaluation"}
+# Reasons shared by many primitives' ``def_unsupported``:
+NOT_LINEAR = ("it is not linear: reverse mode transposes the linear primitives of its jvp "
+              "instead")
+NO_OPERANDS = "it takes no array operands to differentiate or batch"
+
+
+class _EveryAxis:
+  """The axis names of a primitive that carries jaxprs: its body may refer to any."""
+
+  def __contains__(self, name) -> bool:
+    return True
+
+  def __repr__(self):
+    return "EVERY_AXIS"
+
+
+EVERY_AXIS = _EveryAxis()
+
+
+def refers_to_every_axis(params) -> _EveryAxis:
+  """The ``axis_names`` rule of primitives carrying jaxprs (jit, cond, scan, custom_jvp...)."""
+  return EVERY_AXIS
+
+
+# Every primitive ember defines, in order of creation (the rule-coverage test reads it).
+PRIMITIVES: list = []
 
 
 class Primitive:
-  """A named operation with its rules side by side.
+  """A named operation with its rules side by side (the kinds are listed above ``_RULE_KINDS``).
+  A missing rule raises ``NotImplementedError`` naming the primitive, the transform and the
+  reason given to ``def_unsupported``.
 
-  Rules: ``abstract_eval(*avals, **params) -> aval | list[aval]``, ``impl`` (eager),
-  ``lower(ctx, *operands, **params)``, ``jvp``, ``transpose``, ``batch``. A missing rule raises
-  ``NotImplementedError`` naming the primitive and the transform.
+  Besides its rules a primitive declares a few facts, as class attributes it may override:
+  ``multiple_results``; ``own_vma`` (below); ``pp_alias_jaxpr`` (its inner jaxpr's binders print
+  with the caller's names, as jit's do); ``checks_own_outputs`` (its impl checks its results
+  for NaNs itself).
   """
   multiple_results = False
   # Inside a shard_map body a value's type says which manual mesh axes it varies over (its vma).
@@ -55,6 +102,9 @@ class Primitive:
   # abstract_eval works out its outputs' axes itself (collectives, call primitives carrying
   # jaxprs) sets ``own_vma``: its operands are bound as they are.
   own_vma = False
+  pp_alias_jaxpr = False
+  checks_own_outputs = False
+  ember_defined = True  # listed in PRIMITIVES (a library's primitive, extend.core's, is not)
 
   def __init__(self, name: str, *, multiple_results: bool = False):
     self.name = name
@@ -63,6 +113,8 @@ class Primitive:
     for kind in _RULE_KINDS:
       setattr(self, kind, None)
     self.unsupported: dict[str, str] = {}
+    if self.ember_defined:
+      PRIMITIVES.append(self)
 
   def __repr__(self):
     return self.name
@@ -72,10 +124,13 @@ class Primitive:
       if kind not in _RULE_KINDS:
         raise TypeError(f"unknown rule kind {kind!r} for primitive {self.name}")
       setattr(self, kind, rule)
+      self.unsupported.pop(kind, None)
     return self
 
   def def_unsupported(self, kind: str, reason: str) -> None:
-    """Declare that this primitive has no ``kind`` rule, and why."""
+    """Declare that this primitive has no ``kind`` rule, and why (a later ``def_rules`` of that
+    kind replaces the declaration: a family's factory may declare its primitives nonlinear and
+    give the linear ones a transpose)."""
     self.unsupported[kind] = reason
 
   def rule(self, kind: str) -> Callable:

@@ -42,16 +42,21 @@ __all__ = [
     "JoinPoint", "Optimizer", "OptimizerState", "Schedule", "adagrad", "adam", "adamax",
     "clip_grads", "constant", "exponential_decay", "inverse_time_decay", "l2_norm",
     "make_schedule", "momentum", "nesterov", "optimizer", "pack_optimizer_state",
-    "piecewise_constant", "polynomial_decay", "rmsprop", "rmsprop_momentum", "sgd",
+    "piecewise_constant", "polynomial_decay", "rmsprop", "rmsprop_momentum", "sgd", "sm3",
     "unpack_optimizer_state",
 ]
 
+Array = Any
 Params = Any      # a pytree of arrays
+State = Any       # one leaf's optimizer state
 Updates = Params  # gradients: the same structure as the parameters
 Step = int
 Schedule = Callable[[Step], float]
 
 OptimizerState = namedtuple("OptimizerState", ["packed_state", "tree_def", "subtree_defs"])
+InitFn = Callable[[Params], OptimizerState]
+UpdateFn = Callable[[Step, Updates, OptimizerState], OptimizerState]
+ParamsFn = Callable[[OptimizerState], Params]
 OptimizerState.__doc__ = """The state of a pytree optimizer: the flat per-leaf states (the
 pytree children) and, as static data, the parameters' tree structure and each leaf state's.
 
@@ -410,6 +415,57 @@ def adamax(step_size, b1=0.9, b2=0.999, eps=1e-8):
   return _x_and_zeros(2), update, _params_of
 
 
+@optimizer
+def sm3(step_size, momentum=0.9):
+  """SM3 (Anil et al. 2019, "Memory-Efficient Adaptive Optimization"): Adagrad whose squared
+  gradient sums are kept per axis (one vector per dimension of the parameter, not one entry per
+  element); an element's sum is the smallest of its axes' plus its squared gradient.
+
+  Args:
+    step_size: a positive number, or a schedule mapping the step index to one.
+    momentum: the momentum applied to the scaled gradients (default 0.9).
+
+  Returns:
+    An ``(init_fun, update_fun, get_params)`` triple.
+
+  Example:
+    >>> import ember.numpy as jnp
+    >>> from ember.example_libraries import optimizers
+    >>> init, update, get_params = optimizers.sm3(0.1)
+    >>> get_params(update(0, jnp.array([0.5, -1.0]), init(jnp.array([1.0, 2.0]))))
+    Array([0.99, 2.01], dtype=float32)
+  """
+  step_size = make_schedule(step_size)
+
+  def init(x0):
+    x = jnp.atleast_1d(x0)
+    sums = [jnp.zeros(n, dtype=x.dtype) for n in x.shape]  # one per axis
+    return x, jnp.zeros_like(x), sums, jnp.shape(x0)
+
+  def update(i, g, state):
+    x, m, sums, shape = state
+    along = [_along_axis(s, axis, jnp.ndim(g)) for axis, s in enumerate(sums)]
+    accum = functools.reduce(jnp.minimum, along) + jnp.square(g)
+    scale = jnp.where(accum > 0, 1. / jnp.sqrt(accum), 0)
+    m = (1. - momentum) * (g * scale) + momentum * m
+    x = x - step_size(i) * m
+    others = [tuple(a for a in range(x.ndim) if a != axis) for axis in range(x.ndim)]
+    return x, m, [accum.max(axes) for axes in others], shape
+
+  def get_params(state):
+    x, _, _, shape = state
+    return x.reshape(shape)
+  return init, update, get_params
+
+
+def _along_axis(v, axis: int, ndim: int):
+  """The vector ``v`` as an array of rank ``ndim`` varying along ``axis`` (size 1 elsewhere);
+  a scalar gradient (``ndim`` 0) takes ``v`` as it is."""
+  index = [None] * ndim
+  index[axis:axis + 1] = [slice(None)]
+  return v[tuple(index)]
+
+
 # --- step-size schedules ------------------------------------------------------------------------
 
 def constant(step_size) -> Schedule:
@@ -513,7 +569,7 @@ def make_schedule(scalar_or_schedule) -> Schedule:
 
 # --- utilities ----------------------------------------------------------------------------------
 
-def l2_norm(tree_of_arrays):
+def l2_norm(tree):  # JAX's parameter name (it shadows the module ``tree`` here)
   """The Euclidean norm of all the leaves of a pytree taken together.
 
   Example:
@@ -522,7 +578,7 @@ def l2_norm(tree_of_arrays):
     >>> optimizers.l2_norm({"a": jnp.array([3.0]), "b": jnp.array([[4.0]])})
     Array(5., dtype=float32)
   """
-  return jnp.sqrt(sum(jnp.vdot(x, x) for x in tree.leaves(tree_of_arrays)))
+  return jnp.sqrt(sum(jnp.vdot(x, x) for x in tree_util.tree_leaves(tree)))
 
 
 def clip_grads(grad_tree, max_norm):
@@ -590,3 +646,8 @@ def pack_optimizer_state(marked_pytree):
       raise TypeError(f"pack_optimizer_state expects JoinPoint leaves, got {type(p).__name__}")
   flat, defs = _flatten_states([p.subtree for p in points])
   return OptimizerState(flat, treedef, defs)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -205,7 +205,7 @@ def _check_jvp(primals, tangents, *, site):
   return check_p.bind(*primals, site=site), []
 
 
-def _check_batch(vals, dims, *, site):
+def _check_batch(axis, vals, dims, *, site):
   from ember.transforms.batching import moveaxis
   size = next(np.shape(v)[d] for v, d in zip(vals, dims) if d is not None)
   pred, fmt = vals[0], vals[1:]
@@ -245,12 +245,13 @@ def _check(pred, msg, fmt_args, fmt_kwargs, debug: bool) -> None:
   check_p.bind(np.bool_(pred) if isinstance(pred, bool) else pred, *fmt_leaves, site=site)
 
 
-def check(pred, msg: str, *fmt_args, **fmt_kwargs) -> None:
+def check(pred, msg: str, *fmt_args, debug: bool = False, **fmt_kwargs) -> None:
   """Check that the boolean scalar ``pred`` is true; ``msg`` is formatted with the arguments
   (``str.format``) in the error.
 
   Eagerly a false ``pred`` raises ``JaxRuntimeError`` at once; inside ``jit`` and the other
-  staging transforms the check must be functionalized with ``checkify``.
+  staging transforms the check must be functionalized with ``checkify``. With ``debug=True``
+  it is ``debug_check``: only ``checkify`` looks at it.
 
   Example:
       >>> import ember.numpy as jnp
@@ -260,7 +261,7 @@ def check(pred, msg: str, *fmt_args, **fmt_kwargs) -> None:
       ...
       ember.experimental.checkify.JaxRuntimeError: got 1.0 (`check` failed)
   """
-  _check(pred, msg, fmt_args, fmt_kwargs, debug=False)
+  _check(pred, msg, fmt_args, fmt_kwargs, debug=debug)
 
 
 def debug_check(pred, msg: str, *fmt_args, **fmt_kwargs) -> None:
@@ -534,7 +535,7 @@ def _automatic(site: _Site, eqn, invals, outs):
 
 def _trace(fun: Callable, avals: list) -> tuple[ClosedJaxpr, list]:
   """``fun`` traced at ``avals``, its consts hoisted to leading arguments."""
-  from ember.transforms.jit import hoist_consts
+  from ember.core.jaxpr import hoist_consts
   from ember.transforms.staging import trace_to_jaxpr
   closed = trace_to_jaxpr(fun, avals)
   return hoist_consts(closed)

@@ -160,7 +160,7 @@ def jet(fun: Callable, primals, series, factorial_scaled: bool = True, **_):
   return tree_unflatten(tree, outs), tree_unflatten(tree, out_series)
 
 
-def jet2(fun: Callable, primals, series, **kwargs):
+def jet2(fun: Callable, primals, series, *, factorial_scaled: bool = False, **_):
   """``jet`` with Taylor coefficients (``factorial_scaled=False``): term ``k`` is the ``k``-th
   derivative over ``k!``, in and out.
 
@@ -171,7 +171,7 @@ def jet2(fun: Callable, primals, series, **kwargs):
       >>> [round(float(t), 6) for t in terms]
       [1.0, 0.5, 0.166667]
   """
-  return jet(fun, primals, series, factorial_scaled=False, **kwargs)
+  return jet(fun, primals, series, factorial_scaled=factorial_scaled)
 
 
 def _instantiate(x, s, order: int) -> list:
@@ -343,8 +343,9 @@ def def_deriv(prim, deriv) -> None:
   jet_rules[prim] = functools.partial(deriv_prop, prim, deriv)
 
 
-def def_comp(prim, comp) -> None:
-  """Give ``prim`` the rule of ``comp``, a function of ember operations equal to it.
+def def_comp(prim, comp, **kwargs) -> None:
+  """Give ``prim`` the rule of ``comp``, a function of ember operations equal to it. Keyword
+  arguments are ``jet2``'s (``factorial_scaled``); others are ignored, as in JAX.
 
   Example:
       >>> from ember.extend.core import Primitive
@@ -355,10 +356,19 @@ def def_comp(prim, comp) -> None:
       >>> print(jet(square.bind, (3.0,), ((1.0, 0.0),))[1])
       [Array(6., dtype=float32, weak_type=True), Array(2.0000005, dtype=float32, weak_type=True)]
   """
+  factorial_scaled = kwargs.get("factorial_scaled", False)
+
   def rule(primals_in, series_in, **params):
     del params
+    if factorial_scaled:
+      return jet(comp, tuple(primals_in), tuple(series_in), factorial_scaled=True)
     return _jet_fun(comp, list(primals_in), list(series_in))
   jet_rules[prim] = rule
 
 
 from ember.experimental import _jet_rules  # noqa: E402,F401  (fills jet_rules)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

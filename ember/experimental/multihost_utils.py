@@ -34,13 +34,18 @@ __all__ = ["process_allgather", "broadcast_one_to_all", "sync_global_devices", "
 
 
 class ProcessFailureError(Exception):
-  """A process of the run has failed (JAX's fault-tolerance error; ember never raises it).
+  """Processes of the run have failed: ``failed_devices`` holds their devices (JAX's
+  fault-tolerance error; ember never raises it).
 
   Example:
       >>> from ember.experimental.multihost_utils import ProcessFailureError
-      >>> issubclass(ProcessFailureError, Exception)
-      True
+      >>> ProcessFailureError({"cpu:1"})
+      ProcessFailureError("Devices failed: {'cpu:1'}")
   """
+
+  def __init__(self, failed_devices: set):
+    self.failed_devices = failed_devices
+    super().__init__(f"Devices failed: {failed_devices}")
 
 
 def _process_mesh() -> Mesh:
@@ -209,3 +214,8 @@ def global_array_to_host_local_array(global_inputs: Any, global_mesh: Mesh, pspe
   return pytree.unflatten(tree, [device_put(x, NamedSharding(global_mesh, P() if s is None
                                                              else s))
                                  for x, s in zip(leaves, specs)])
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

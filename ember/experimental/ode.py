@@ -36,13 +36,14 @@ import numpy as np
 
 from ember import dtypes, lax, pytree
 from ember import numpy as jnp
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
 from ember.numpy._util import is_arraylike
 from ember.transforms.batching import vmap
 from ember.transforms.custom import custom_vjp
-from ember.transforms.jit import hoist_consts, jit
+from ember.core.jaxpr import hoist_consts
+from ember.transforms.jit import jit
 from ember.transforms.linearize import vjp
 from ember.transforms.staging import trace_to_jaxpr
 
@@ -236,7 +237,7 @@ def _odeint_flat(func, rtol, atol, mxstep, hmax, y0, ts, *args):
 _odeint_jit = jit(_odeint_flat, static_argnums=(0, 1, 2, 3, 4))
 
 
-_CONVERTED = LRUCache(64)
+_CONVERTED = BoundedCache(64)
 
 
 def _closure_convert(func: Callable, y0, t0, args):
@@ -313,3 +314,8 @@ def odeint(func: Callable, y0, t, *args, rtol: float = 1.4e-8, atol: float = 1.4
     raise TypeError(f"t must be an array of floats, but got {t}.")
   converted, consts = _closure_convert(func, y0, t[0], args)
   return _odeint_jit(converted, rtol, atol, mxstep, hmax, y0, t, *args, *consts)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -136,16 +136,20 @@ def export_traced(closed, fun_name: str, in_tree, out_tree, platforms: tuple,
   n = len(closed.in_avals)
   kept = tuple(range(n)) if keep_unused else \
       tuple(i for i, u in enumerate(_used_invars(closed.jaxpr)) if u)
-  text, context = _module_text(closed, fun_name, kept, out_tree, len(platforms) > 1)
+  text, context = _module_text(closed, fun_name, kept, out_tree, len(platforms) > 1,
+                               platforms[0] if len(platforms) == 1 else "cpu")
   if context["host_callbacks"]:
     raise NotImplementedError("serialization of host_callbacks is not yet implemented")
   targets = _custom_call_targets(lowering.parse_module(text))
   _check_custom_calls(targets, disabled_checks)
   other = [p for p in platforms if p != "cpu"]
-  if targets and other:
+  cpu_kernels = [t for t in targets if t.startswith("lapack_") or "cpu" in t or
+                 t == "tridiagonal_solve_perturbed_ffi"]
+  if cpu_kernels and other:
     raise NotImplementedError(
-        f"export of {fun_name} for platforms {platforms}: ember lowers for the CPU only, and "
-        f"the function calls the CPU kernels {sorted(targets)}; export it for ('cpu',).")
+        f"export of {fun_name} for platforms {platforms}: the function calls the CPU kernels "
+        f"{sorted(cpu_kernels)}, which only the CPU has; export it for ('cpu',), or for one "
+        "GPU platform alone (its own kernels are used then).")
   blob = _jax.mlir.serialize_portable_artifact(text, _target_version(), False)
   return Exported(
       fun_name=fun_name, in_tree=in_tree, in_avals=tuple(closed.in_avals), out_tree=out_tree,
@@ -213,13 +217,15 @@ def _result_infos(out_tree) -> list[str]:
   return ["result" + pytree.keystr(tuple(p)) for p, _ in pytree.tree_flatten_with_path(example)[0]]
 
 
-def _module_text(closed, fun_name: str, kept: tuple, out_tree, platform_arg: bool
-                 ) -> tuple[str, dict]:
-  """The module's text, and the lowering's module context (host callbacks, functions)."""
+def _module_text(closed, fun_name: str, kept: tuple, out_tree, platform_arg: bool,
+                 platform: str = "cpu") -> tuple[str, dict]:
+  """The module's text for ``platform`` (its GPU lowerings for "cuda"/"rocm"), and the
+  lowering's module context (host callbacks, functions)."""
   from ember.backend.lowering import LoweringContext, Value, lower_jaxpr
   jaxpr = closed.jaxpr
   ctx = LoweringContext()
-  ctx.module_context = {"host_callbacks": [], "sdy_meshes": {}, "functions": {}}
+  ctx.module_context = {"host_callbacks": [], "sdy_meshes": {}, "functions": {},
+                        "platform": platform}
   consts = [ctx.constant(np.asarray(c), v.aval) for c, v in zip(closed.consts, jaxpr.constvars)]
   params = []
   if platform_arg:

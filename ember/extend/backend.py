@@ -25,40 +25,33 @@ __all__ = ["backend_xla_version", "backends", "clear_backends",
            "get_default_device", "ifrt_proxy", "register_backend_cache",
            "register_backend_factory"]
 
-_GPU_PLATFORMS = ("gpu", "cuda", "rocm", "tpu", "METAL")
 
 
 def backends() -> dict[str, Any]:
-  """The started backends by platform name: ``{'cpu': client}``.
+  """The started backends by platform name: ``{'cpu': client}`` (a GPU's first, when one
+  started).
 
   Example:
       >>> from ember.extend import backend
       >>> list(backend.backends())
       ['cpu']
   """
-  return {"cpu": _client.get_client()}
+  return dict(_client.backends())
 
 
 def get_backend(platform=None):
-  """The PJRT client of ``platform`` (``'cpu'`` or None: the default; a client is returned as
-  it is).
+  """The PJRT client of ``platform`` (``'cpu'``, ``'gpu'``... or None: the default; a client is
+  returned as it is).
 
   Raises:
-    RuntimeError: another platform, with JAX's message.
+    RuntimeError: a platform not started, with JAX's message.
 
   Example:
       >>> from ember.extend import backend
       >>> type(backend.get_backend('cpu')).__name__
       'Client'
   """
-  if platform is not None and not isinstance(platform, str):
-    return platform
-  if platform in (None, "cpu"):
-    return _client.get_client()
-  if platform in _GPU_PLATFORMS:
-    raise RuntimeError(f"Unknown backend: '{platform}' requested, but no platforms that are "
-                       f"instances of {platform} are present. Platforms present are: cpu")
-  raise RuntimeError(f"Unknown backend {platform}. Available backends are ['cpu']")
+  return _client.get_backend(platform)
 
 
 def backend_xla_version(platform=None) -> int | None:
@@ -214,8 +207,8 @@ def clear_in_memory_compilation_cache() -> None:
       >>> backend.clear_in_memory_compilation_cache()
   """
   from ember.backend import compile as compile_, spmd
-  from ember.transforms import jit
-  for cache in (compile_._by_text, spmd._by_text, spmd._executables, jit._jit_executables):
+  from ember.transforms import jit, jit_rules
+  for cache in (compile_._by_text, spmd._by_text, spmd._executables, jit_rules._jit_executables):
     cache.clear()
   for per_options in list(jit._signature_caches.values()):  # the executables of lowerings
     for entries in list(per_options.values()):

@@ -18,3 +18,8 @@ from jaxlib._jax.mlir import (  # noqa: F401
 
 __all__ = ["deserialize_portable_artifact", "hlo_to_stablehlo", "refine_polymorphic_shapes",
            "serialize_portable_artifact"]
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

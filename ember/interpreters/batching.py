@@ -1,9 +1,12 @@
 """``ember.interpreters.batching``: a user primitive's vmap rule, under JAX 0.10.2's names.
 
 ``primitive_batchers[prim] = rule(vals, dims, **params) -> (out, out_dim)`` (``dims[i]`` is the
-batch axis of ``vals[i]``, or ``not_mapped``); ``defvectorized(prim)`` for primitives that act
-elementwise along leading axes (the batch axis is moved to the front), ``defbroadcasting(prim)``
-for n-ary elementwise ones (operands moved to a common batch axis and rank).
+batch axis of ``vals[i]``, or ``not_mapped``); ``fancy_primitive_batchers[prim] = rule(axis_data,
+vals, dims, **params)`` for rules that need the vmap's axis (its ``name``, ``size`` and
+``spmd_name``: the signature of ember's own batching rules); ``defvectorized(prim)`` for
+primitives that act elementwise along leading axes (the batch axis is moved to the front),
+``defbroadcasting(prim)`` for n-ary elementwise ones (operands moved to a common batch axis and
+rank).
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -18,17 +21,45 @@ Example:
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ember.interpreters._registry import RuleRegistry
-from ember.transforms.batching import bdim_at_front, moveaxis, not_mapped
+from ember.transforms.batching import AxisData, batch_size, bdim_at_front, moveaxis, not_mapped
 
-__all__ = ["not_mapped", "primitive_batchers", "defvectorized", "defbroadcasting",
-           "moveaxis", "bdim_at_front"]
+__all__ = ["not_mapped", "primitive_batchers", "fancy_primitive_batchers", "defvectorized",
+           "defbroadcasting", "moveaxis", "bdim_at_front", "AxisData"]
 
-primitive_batchers = RuleRegistry("batch")
+
+class _AxislessRegistry(RuleRegistry):
+  """JAX's ``primitive_batchers``: rules without the axis argument. A rule read back is one of
+  that signature too (a primitive's own rule is given the axis its operands' batch size
+  implies, unnamed)."""
+
+  def __setitem__(self, prim, rule: Callable) -> None:
+    def batch(axis, vals, dims, **params):
+      return rule(vals, dims, **params)
+    batch.axisless = rule
+    prim.def_rules(batch=batch)
+
+  def __getitem__(self, prim) -> Callable:
+    rule = super().__getitem__(prim)
+    if hasattr(rule, "axisless"):
+      return rule.axisless
+
+    def axisless(vals, dims, **params):
+      return rule(AxisData(None, batch_size(vals, dims), None), vals, dims, **params)
+    return axisless
+
+  def get(self, prim, default=None):
+    return self[prim] if prim in self else default
+
+
+primitive_batchers = _AxislessRegistry("batch")
+fancy_primitive_batchers = RuleRegistry("batch")
 
 
 def defvectorized(prim) -> None:
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     (x,), (d,) = vals, dims
     return prim.bind(x, **params), d
   prim.def_rules(batch=rule)
@@ -37,7 +68,7 @@ def defvectorized(prim) -> None:
 def defbroadcasting(prim) -> None:
   import numpy as np
 
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     size = next(np.shape(v)[d] for v, d in zip(vals, dims) if d is not not_mapped)
     rank = max(np.ndim(v) - (d is not not_mapped) for v, d in zip(vals, dims))
     moved = []

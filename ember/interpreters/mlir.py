@@ -33,8 +33,13 @@ def lower_fun(fun: Callable, multiple_results: bool = True) -> Callable:
   return rule
 
 
-def register_lowering(prim, rule: Callable, platform: str | None = None) -> None:
-  """Use ``rule`` (made by ``lower_fun``) to lower ``prim``."""
+def register_lowering(prim, rule: Callable, platform: str | None = None, inline: bool = True,
+                      cacheable: bool = True) -> None:
+  """Use ``rule`` (made by ``lower_fun``) to lower ``prim``. ember inlines every lowering and
+  lowers each equation afresh, so ``inline`` and ``cacheable`` must keep JAX's defaults (True)."""
+  if not inline or not cacheable:
+    raise NotImplementedError(f"register_lowering(inline={inline}, cacheable={cacheable}): "
+                              "ember inlines every lowering rule; leave both True.")
   if platform not in (None, "cpu"):
     raise NotImplementedError(f"register_lowering(platform={platform!r}): ember compiles for "
                               "the CPU only; leave platform out.")
@@ -46,3 +51,8 @@ def register_lowering(prim, rule: Callable, platform: str | None = None) -> None
   if getattr(rule, "_ember_results_list", False) and not prim.multiple_results:
     rule = (lambda list_rule: lambda *a, **k: list_rule(*a, **k)[0])(rule)  # ffi_lowering's
   prim.def_rules(lower=rule)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -189,7 +189,7 @@ class JaxprTracer:
       NotImplementedError: ember.interpreters.partial_eval.JaxprTracer cannot be made: ...
   """
 
-  def __init__(self, trace=None, pval=None, recipe=None):
+  def __init__(self, trace, pval, recipe):
     raise NotImplementedError(
         "ember.interpreters.partial_eval.JaxprTracer cannot be made: ember has no JaxprTrace "
         "whose tracers carry a PartialVal and a recipe; trace_to_jaxpr_nounits stages the whole "
@@ -279,3 +279,8 @@ def trace_to_jaxpr_nounits(fun, pvals: Sequence[PartialVal], instantiate=False
   invars = [v for v, pv in zip(jaxpr.invars, pvals) if not pv.is_known()]
   new = Jaxpr(residuals, invars, outvars, unknown_eqns, jaxpr.effects, jaxpr.debug_info)
   return new, out_pvals, tuple(env[v] for v in residuals)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

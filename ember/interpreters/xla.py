@@ -27,3 +27,8 @@ def apply_primitive(prim, *args, **params):
       Array(0., dtype=float32, weak_type=True)
   """
   return _dispatch.apply_primitive(prim, *args, **params)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -29,3 +29,13 @@ def __getattr__(name):
                          "use `jax.lax.pcast(..., to='varying')")
   raise AttributeError(f"module 'ember.lax' has no attribute '{name}'")
 from ember.lax.solves import *  # noqa: F401,F403,E402
+
+# The array operations the transforms build themselves (ember/transforms/ops.py).
+from ember.primitives.collectives import pvary as _pvary  # noqa: E402
+from ember.transforms.ops import install as _install_ops  # noqa: E402
+_install_ops(convert=_convert_element_type, broadcast=broadcast,  # noqa: F405
+             broadcast_in_dim=lambda x, shape, dims: broadcast_in_dim_p.bind(  # noqa: F405
+                 x, shape=shape, broadcast_dimensions=dims, sharding=None),
+             transpose=transpose, expand_dims=expand_dims, squeeze=squeeze,  # noqa: F405
+             real=real, div=div, pvary=_pvary,  # noqa: F405
+             psum=lambda x, axes: psum_p.bind(x, axes=axes, axis_index_groups=None))  # noqa: F405

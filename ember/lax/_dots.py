@@ -19,6 +19,7 @@ from ember.primitives.dot_config import AccuracyMode, DotAlgorithm, Tolerance
 from ember.primitives.linalg import canonicalize_precision
 from ember.primitives.ragged_dot import RaggedDotDimensionNumbers, ragged_dot_general_p
 from ember.primitives.scaled_dot import default_scale, scaled_dot_p
+from ember.backend.sharding import check_out_sharding
 
 __all__ = ["ragged_dot", "ragged_dot_general", "scaled_dot", "RaggedDotDimensionNumbers",
            "DotAlgorithm", "AccuracyMode", "Tolerance"]
@@ -61,8 +62,7 @@ def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers,
   if group_offset is not None:
     raise TypeError("ragged_dot_general: group_offset must be None (JAX 0.10.2 cannot take an "
                     "array there either: its param is not hashable).")
-  if out_sharding is not None:
-    raise NotImplementedError("ember does not support `out_sharding` yet; pass None.")
+  check_out_sharding("ragged_dot_general", out_sharding)
   if not isinstance(ragged_dot_dimension_numbers, RaggedDotDimensionNumbers):
     raise TypeError("ragged_dot_general: ragged_dot_dimension_numbers must be a "
                     f"RaggedDotDimensionNumbers, got {ragged_dot_dimension_numbers!r}.")

@@ -21,6 +21,7 @@ from ember.backend.array import Array
 from ember.lax import structural as st
 from ember.lax.reductions import _canonical_axis
 from ember.primitives import creation, integer_ops, stacking
+from ember.backend.sharding import check_out_sharding
 
 __all__ = ["stack", "unstack", "tile", "broadcast_like", "index_take", "empty",
            "shape_as_value", "dtype", "mulhi", "rng_uniform"]
@@ -157,8 +158,7 @@ def empty(shape, dtype, *, out_sharding=None):
       >>> lax.empty((2,), jnp.int32).shape
       (2,)
   """
-  if out_sharding is not None:
-    raise NotImplementedError("ember does not support `out_sharding` yet; pass None.")
+  check_out_sharding("empty", out_sharding)
   shape = st.canonicalize_shape(shape)
   return creation.empty_p.bind(shape=shape, dtype=dtype, out_sharding=None)
 

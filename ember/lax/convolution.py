@@ -24,6 +24,7 @@ from ember.core.trace import get_aval
 from ember.primitives.convolution import (ConvDimensionNumbers, conv_general_dilated_p,
                                           conv_shape, dilate_shape)
 from ember.primitives.linalg import canonicalize_precision
+from ember.backend.sharding import check_out_sharding
 
 __all__ = ["conv_general_dilated", "conv", "conv_with_general_padding", "conv_transpose",
            "conv_dimension_numbers", "conv_general_permutations", "conv_shape_tuple",
@@ -171,8 +172,7 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding,
       >>> conv_general_dilated(x, np.ones((1, 1, 2), np.float32), (2,), 'SAME')
       Array([[[1., 5., 4.]]], dtype=float32)
   """
-  if out_sharding is not None:
-    raise NotImplementedError("ember does not support `out_sharding` yet; pass None.")
+  check_out_sharding("dot_general", out_sharding)  # sic: JAX 0.10.2 names dot_general
   lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
   dnums = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
   nspatial = len(lhs_shape) - 2

@@ -23,6 +23,7 @@ from ember.core.trace import get_aval
 from ember.lax import elementwise as _ew
 from ember.primitives import factorizations as _fac
 from ember.primitives.condensed import hessenberg_p, schur_p, tridiagonal_p
+from ember.primitives import gpu_linalg as _gpu_linalg  # noqa: F401 (GPU lowerings)
 from ember.primitives.factorizations import (
     cholesky_p, cholesky_update_p, geqp3_p, geqrf_p, householder_product_p, lu_p,
     lu_pivots_to_permutation_p, ormqr_p, qr_p, symmetric_product_p, triangular_solve_p,

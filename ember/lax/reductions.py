@@ -23,6 +23,7 @@ from ember.core.trace import Tracer, get_aval
 from ember.lax.elementwise import _example
 from ember.primitives import linalg, reductions as red, sorting
 from ember.primitives.linalg import DotAlgorithmPreset, Precision
+from ember.backend.sharding import check_out_sharding
 
 __all__ = [
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
@@ -54,11 +55,6 @@ def _ints(seq) -> tuple[int, ...]:
   return tuple(operator.index(a) for a in seq)
 
 
-def _no_sharding(out_sharding) -> None:
-  if out_sharding is not None:
-    raise NotImplementedError("ember does not support `out_sharding` yet; pass None.")
-
-
 def _canonical_axis(axis, ndim: int) -> int:
   axis = operator.index(axis)
   if not -ndim <= axis < ndim:
@@ -76,7 +72,7 @@ def reduce_sum(operand, axes: Sequence[int], *, out_sharding=None):
       >>> reduce_sum(np.ones((2, 3), np.int32), (1,))
       Array([3, 3], dtype=int32)
   """
-  _no_sharding(out_sharding)
+  check_out_sharding("reduce_sum", out_sharding)
   return red.reduce_sum_p.bind(operand, axes=_ints(axes), out_sharding=None)
 
 
@@ -296,7 +292,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
       >>> dot_general(x, x, (((2,), (2,)), ((0,), (0,)))).shape
       (2, 3, 3)
   """
-  _no_sharding(out_sharding)
+  check_out_sharding("dot_general", out_sharding)
   try:
     (lc, rc), (lb, rb) = dimension_numbers
   except (TypeError, ValueError) as e:  # (the type unpacking gives, as in JAX)

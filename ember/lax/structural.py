@@ -34,6 +34,7 @@ from ember.primitives.indexing import (GatherDimensionNumbers, ScatterDimensionN
                                        GatherScatterMode)
 from ember.transforms.jit import jit
 from ember.transforms.staging import staged_scalar
+from ember.backend.sharding import check_out_sharding
 
 __all__ = [
     "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcast_shapes", "reshape",
@@ -137,6 +138,7 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions, *, out_sharding=None)
       >>> broadcast_in_dim(np.float32(1), (2,), ())
       Array([1., 1.], dtype=float32)
   """
+  check_out_sharding("broadcast_in_dim", out_sharding)
   aval = _aval(operand)
   shape = canonicalize_shape(shape)
   dims = _ints(broadcast_dimensions, "broadcast_in_dim broadcast_dimensions")
@@ -154,6 +156,7 @@ def broadcast(operand, sizes, *, out_sharding=None):
       >>> broadcast(np.int32(3), (2,))
       Array([3, 3], dtype=int32)
   """
+  check_out_sharding("broadcast_in_dim", out_sharding)  # JAX names the op it binds
   sizes = canonicalize_shape(sizes)
   if not sizes and out_sharding is None:
     return _to_array(operand)
@@ -205,6 +208,7 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
       >>> reshape(np.arange(6, dtype=np.int32), (2, 3)).shape
       (2, 3)
   """
+  check_out_sharding("reshape", out_sharding)
   new_sizes = canonicalize_shape(new_sizes)
   aval = _aval(operand)
   dims = None if dimensions is None else _ints(dimensions, "reshape dimensions")
@@ -572,6 +576,7 @@ def broadcasted_iota(dtype, shape, dimension: int, *, out_sharding=None):
       Array([[0, 1, 2],
              [0, 1, 2]], dtype=int32)
   """
+  check_out_sharding("broadcasted_iota", out_sharding)
   dtype = dtypes.check_and_canonicalize_user_dtype(dtype, "broadcasted_iota")
   shape = canonicalize_shape(shape)
   return st.iota_p.bind(dtype=dtype, shape=shape, dimension=operator.index(dimension),

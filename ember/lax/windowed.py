@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ember import dtypes, pytree
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.lax import elementwise as ew
@@ -45,7 +45,7 @@ select_and_scatter_add_p = win.select_and_scatter_add_p
 
 # --- tracing the computation ------------------------------------------------------------------
 
-_jaxprs = LRUCache(512)
+_jaxprs = BoundedCache(512)
 
 
 def _trace_computation(name: str, computation: Callable, avals: list[ShapedArray], tree):

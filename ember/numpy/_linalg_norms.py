@@ -16,7 +16,7 @@ import numpy as np
 
 import ember.numpy as jnp  # a partly initialized module: ember.numpy imports this one last
 from ember import dtypes, lax
-from ember.numpy._util import check_arraylike
+from ember.numpy._util import check_arraylike, check_out_sharding
 from ember.numpy.creation import named_jit
 from ember.numpy.linalg import _H, _inexact, _svd, inv, svd, svdvals
 from ember.transforms.custom import custom_jvp
@@ -350,7 +350,8 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
                        preferred_element_type=preferred_element_type)
 
 
-def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
+def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None,
+              out_sharding=None):
   """``jnp.tensordot``, with ``axes`` keyword-only.
 
   Example:
@@ -360,7 +361,7 @@ def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None)
              [3., 3.]], dtype=float32)
   """
   return jnp.tensordot(x1, x2, axes, precision=precision,
-                          preferred_element_type=preferred_element_type)
+                       preferred_element_type=preferred_element_type, out_sharding=out_sharding)
 
 
 def matrix_transpose(x, /):

@@ -11,6 +11,7 @@ from ember import dtypes
 from ember.config import config
 from ember import lax
 from ember.backend.array import ArrayImpl
+from ember.backend.sharding import check_out_sharding, is_unsharded  # noqa: F401 (re-exported)
 from ember.core.aval import ShapedArray
 from ember.core.trace import Tracer, EVAL_TRACE as _EVAL, _state
 from ember.backend.array import to_buffer

@@ -20,6 +20,7 @@ from ember.backend.array import ArrayImpl
 from ember.core import errors
 from ember.core.trace import Tracer
 from ember.numpy import indexing
+from ember.numpy._util import check_out_sharding
 
 __all__ = ["install"]
 
@@ -179,13 +180,14 @@ def _astype(self, dtype, copy: bool = False, device=None):
   dt = dtypes.check_and_canonicalize_user_dtype(float if dtype is None else dtype, "astype")
   out = lax._convert_element_type(self, dt)
   if device is not None:
-    import ember
-    out = ember.device_put(out, device)
+    from ember.backend.placement import device_put
+    out = device_put(out, device)
   return out
 
 
 def _reshape(self, *args, order: str = "C", out_sharding=None):
   """``x.reshape(2, 3)`` or ``x.reshape((2, 3))``; ``-1`` infers one dimension."""
+  check_out_sharding("reshape", out_sharding)
   if not args:
     raise TypeError("reshape() missing required argument 'shape'")
   shape = args[0] if len(args) == 1 else args
@@ -207,6 +209,7 @@ def _transpose(self, *args):
 
 def _flatten(self, order: str = "C", *, out_sharding=None):
   """The array as 1-D (a copy in NumPy; no copies exist here)."""
+  check_out_sharding("flatten", out_sharding)
   return _jnp().ravel(self, order=order)
 
 
@@ -288,7 +291,7 @@ def _tracer_dlpack(self, /, *, stream=None, max_version=None, dl_device=None, co
 def _tracer_to_device(self, device, /, *, stream=None):
   """Inside a transform, placement is the enclosing computation's: checks ``device``, returns
   ``self``."""
-  from ember.api import device_put
+  from ember.backend.placement import device_put
   return device_put(self, device)
 
 

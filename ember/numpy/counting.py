@@ -23,8 +23,8 @@ from ember import dtypes
 from ember import lax
 from ember.core import trace as core
 from ember.core.errors import ConcretizationTypeError
-from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array,
-                               promote_dtypes_inexact)
+from ember.numpy._util import (canonicalize_axis, check_arraylike, check_out_sharding,
+                               ensure_array, promote_dtypes_inexact)
 from ember.numpy.creation import named_jit
 from ember.numpy.misc import _any_nan
 from ember.numpy.reductions import cumsum
@@ -76,6 +76,7 @@ def bincount(x, weights=None, minlength: int = 0, *, length=None, out_sharding=N
       >>> jnp.bincount(jnp.array([0, 1, 1, 3]))
       Array([1, 2, 0, 1], dtype=int32)
   """
+  check_out_sharding("bincount", out_sharding)
   check_arraylike("bincount", x)
   if not dtypes.is_integer(_dtype(x)):
     raise TypeError(f"x argument to bincount must have an integer type; got {_dtype(x)}")

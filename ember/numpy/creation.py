@@ -22,12 +22,13 @@ from ember import dtypes
 from ember import lax
 from ember.backend import client as backend_client
 from ember.backend.array import ArrayImpl, abstractify, check_size, device_of, device_put_value
+from ember.backend.sharding import NamedSharding, PartitionSpec
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.errors import ConcretizationTypeError
 from ember.core.literals import TYPED_SCALARS
 from ember.numpy._util import (broadcast_shapes, canonicalize_axis, check_arraylike,
-                               fold_scalar, promote_shapes)
+                               fold_scalar, is_unsharded, promote_shapes)
 from ember.transforms.jit import jit
 from ember.lax.structural import _shape_error
 from ember.transforms.staging import staged_scalar
@@ -55,13 +56,16 @@ def _is_traced(x) -> bool:
 def _resolve_device(device):
   if device is None:
     return None
-  from ember.api import _resolve_device as resolve
+  from ember.backend.placement import _resolve_device as resolve
   return resolve(device)
 
 
 def _put_host(value, dt, weak: bool = False, device=None):
-  """A NumPy value on ``device`` (committed) or the default device, as dtype ``dt``."""
+  """A NumPy value on ``device`` (committed) or the default device, as dtype ``dt``; with a
+  sharding for ``device``, built on the default device and then laid out by it."""
   dev = _resolve_device(device)
+  if isinstance(dev, NamedSharding):
+    return _place(_put_host(value, dt, weak), dev)
   value = np.asarray(value)
   aval = ShapedArray(value.shape, dt, weak)
   if dev is None and not value.shape:
@@ -76,17 +80,21 @@ def _place(x, device):
   """``x`` committed to ``device`` (nothing to do without one, or under a transform)."""
   if device is None or not isinstance(x, ArrayImpl):
     return x
-  from ember.api import device_put
+  from ember.backend.placement import device_put
   return device_put(x, device)
 
 
 def _device_or_out_sharding(device, out_sharding):
-  """Where a result goes: ``device=`` or JAX's ``out_sharding=`` (at most one of them)."""
+  """Where a result goes: ``device=`` or JAX's ``out_sharding=`` (at most one of them). A
+  NamedSharding over the empty mesh (``typeof(x).sharding`` of an unsharded ``x``) asks for no
+  placement at all."""
   if out_sharding is None:
     return device
   if device is not None:
     raise ValueError("Only one of `device` or `out_sharding` can be set. Got "
-                     f"device={device} and out_sharding={out_sharding}")
+                     f"device={device!r} and out_sharding={out_sharding!r}")
+  if isinstance(out_sharding, (NamedSharding, PartitionSpec)) and is_unsharded(out_sharding):
+    return None
   return out_sharding
 
 
@@ -413,23 +421,25 @@ def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None):
       >>> jnp.full((2,), 1.5), jnp.full(2, 7, dtype=jnp.int8)
       (Array([1.5, 1.5], dtype=float32, weak_type=True), Array([7, 7], dtype=int8))
   """
+  placed = _placed_eagerly(device)  # device=, not out_sharding=, makes the fill strong
   device = _device_or_out_sharding(device, out_sharding)
   check_arraylike("full", fill_value)
   shape = _shape(shape)
   dt = _user_dtype(dtype, "full")
   if np.ndim(fill_value) == 0:
-    weak = dt is None and dtypes.is_weakly_typed(fill_value) and not _placed_eagerly(device)
+    weak = dt is None and dtypes.is_weakly_typed(fill_value) and not placed
     dt = dtypes.dtype(fill_value, canonicalize=True) if dt is None else dt
     return _fill(shape, fill_value, dt, weak, device, "full")
   return _place(broadcast_to(_array(fill_value, dt, False, 0, None), shape), device)
 
 
-def _full_like(fun_name, a, fill_value, dtype, shape, device):
+def _full_like(fun_name, a, fill_value, dtype, shape, device, out_sharding=None):
   duck = hasattr(a, "shape") and hasattr(a, "dtype")  # ShapeDtypeStruct, avals, NumPy arrays
   check_arraylike(fun_name, *(() if duck else (a,)), fill_value)
   dt = _user_dtype(dtype, fun_name)
   fill_shape = (tuple(a.shape) if duck else np.shape(a)) if shape is None else _shape(shape)
   weak = dt is None and dtypes.is_weakly_typed(a) and not _placed_eagerly(device)
+  device = _device_or_out_sharding(device, out_sharding)
   device = _like_device(a, device)
   from ember.primitives.collectives import vary_like  # inside shard_map: varies as ``a``
   if np.ndim(fill_value) == 0:
@@ -448,8 +458,7 @@ def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
       >>> jnp.zeros_like(jnp.arange(2))
       Array([0, 0], dtype=int32)
   """
-  device = _device_or_out_sharding(device, out_sharding)
-  return _full_like("zeros_like", a, 0, dtype, shape, device)
+  return _full_like("zeros_like", a, 0, dtype, shape, device, out_sharding)
 
 
 def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
@@ -460,8 +469,7 @@ def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
       >>> jnp.ones_like(jnp.arange(2), dtype=float)
       Array([1., 1.], dtype=float32)
   """
-  device = _device_or_out_sharding(device, out_sharding)
-  return _full_like("ones_like", a, 1, dtype, shape, device)
+  return _full_like("ones_like", a, 1, dtype, shape, device, out_sharding)
 
 
 def empty_like(prototype, dtype=None, shape=None, *, device=None):
@@ -483,8 +491,7 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_shardin
       >>> jnp.full_like(jnp.arange(2), 2.7)
       Array([2, 2], dtype=int32)
   """
-  device = _device_or_out_sharding(device, out_sharding)
-  return _full_like("full_like", a, fill_value, dtype, shape, device)
+  return _full_like("full_like", a, fill_value, dtype, shape, device, out_sharding)
 
 
 # --- ranges -----------------------------------------------------------------------------------

@@ -806,6 +806,8 @@ class _IndexUpdateRef:
   def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None,
           out_sharding=None):
     """``x[idx]``, with ``mode='fill'`` reading ``fill_value`` out of bounds."""
+    from ember.numpy._util import check_out_sharding
+    check_out_sharding("get", out_sharding)
     return getitem(self.array, self.index, indices_are_sorted=indices_are_sorted,
                    unique_indices=unique_indices, mode=mode, fill_value=fill_value)
 

@@ -21,7 +21,8 @@ from ember import dtypes
 from ember import lax
 from ember.core import trace as core
 from ember.core.errors import ConcretizationTypeError
-from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes
+from ember.numpy._util import (canonicalize_axis, check_arraylike, check_out_sharding,
+                               promote_dtypes)
 from ember.numpy.shape_ops import (_canonical_shape, _concrete, _dims_str, _dtype, _is_array, _ndim,
                                    _shape, _wrap, atleast_1d, atleast_2d, atleast_3d,
                                    expand_dims, moveaxis, ravel, reshape, transpose)
@@ -460,6 +461,7 @@ def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | No
       >>> jnp.repeat(jnp.arange(3), jnp.array([1, 2, 0]))
       Array([0, 1, 1], dtype=int32)
   """
+  check_out_sharding("repeat", out_sharding)
   check_arraylike("repeat", a)
   if axis is None:
     a = ravel(a)

@@ -19,7 +19,8 @@ import numpy as np
 
 from ember import dtypes
 from ember import lax
-from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes
+from ember.numpy._util import (canonicalize_axis, check_arraylike, check_out_sharding,
+                               promote_dtypes)
 from ember.numpy import _util
 from ember.numpy.shape_ops import (_broadcast_to, _dtype, _ndim, _shape, _transpose, _wrap,
                                    moveaxis, ravel, reshape)
@@ -80,6 +81,7 @@ def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None)
       >>> jnp.dot(jnp.array([[1, 2], [3, 4]]), jnp.array([1, 1]))
       Array([3, 7], dtype=int32)
   """
+  check_out_sharding("dot", out_sharding)
   check_arraylike("dot", a, b)
   na, nb = _ndim(a), _ndim(b)
   if na == 0 or nb == 0:
@@ -181,6 +183,7 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
       >>> jnp.matmul(jnp.ones((5, 2, 3)), jnp.ones((3, 4))).shape
       (5, 2, 4)
   """
+  check_out_sharding("matmul", out_sharding)
   check_arraylike("matmul", a, b)
   for i, x in enumerate((a, b)):
     if _ndim(x) < 1:
@@ -337,6 +340,7 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None,
       >>> jnp.tensordot(jnp.ones((2, 3, 4)), jnp.ones((3, 4, 5))).shape
       (2, 5)
   """
+  check_out_sharding("tensordot", out_sharding)
   check_arraylike("tensordot", a, b)
   sa, sb = _shape(a), _shape(b)
   if type(axes) is int or isinstance(axes, (np.integer,)):
@@ -755,6 +759,7 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
       >>> jnp.einsum("ii", jnp.arange(9).reshape(3, 3))
       Array(12, dtype=int32)
   """
+  check_out_sharding("einsum", out_sharding)
   if out is not None:
     raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
   if not isinstance(subscripts, str):

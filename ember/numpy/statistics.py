@@ -23,8 +23,9 @@ import numpy as np
 
 from ember import dtypes
 from ember import lax
-from ember.numpy._util import (canonicalize_axis, check_arraylike, ensure_array, index_axis,
-                               promote_dtypes, promote_dtypes_inexact)
+from ember.numpy._util import (canonicalize_axis, check_arraylike, check_out_sharding,
+                               ensure_array, index_axis, promote_dtypes,
+                               promote_dtypes_inexact)
 from ember.numpy.counting import _bin_index, bincount, histogram_bin_edges
 from ember.numpy.creation import named_jit
 from ember.numpy.linear import diagonal, dot
@@ -231,6 +232,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
       >>> jnp.percentile(jnp.arange(5.), jnp.array([25, 100]))
       Array([1., 4.], dtype=float32)
   """
+  check_out_sharding("percentile", out_sharding)
   return _quantile_entry("percentile", a, q, axis, out, overwrite_input, method, keepdims,
                          weights, False, percent=True)
 

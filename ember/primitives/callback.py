@@ -249,7 +249,7 @@ def _lower(prim, ctx, *args, **params):
   attrs = {
       "api_version": "4 : i32",
       "backend_config": f"{{index = {index} : ui64}}",
-      "call_target_name": f'"xla_ffi{partitioned}_python_cpu_callback"',
+      "call_target_name": f'"xla_ffi{partitioned}_python_{_device_kind(ctx)}_callback"',
       "has_side_effect": "false" if prim is pure_callback_p else "true",
       "mhlo.frontend_attributes": f'{{ember_callback = "{_serial_of(prim, params)}"}}',
   }
@@ -259,6 +259,11 @@ def _lower(prim, ctx, *args, **params):
   if sharding is not None:
     attrs["sdy.sharding"] = sharding
   return ctx.op("stablehlo.custom_call", list(args), avals, attrs)
+
+
+def _device_kind(ctx) -> str:
+  """The callback target's device word: XLA's GPU callbacks serve CUDA and ROCm alike."""
+  return "gpu" if ctx.platform in ("cuda", "rocm") else "cpu"
 
 
 def _layouts(avals) -> str:
@@ -286,7 +291,7 @@ def _jvp(prim, primals, tangents, **params):
   return prim.bind(*primals, **params), []
 
 
-def _batch(prim, vals, dims, **params):
+def _batch(prim, axis, vals, dims, **params):
   size = next(np.shape(v)[d] for v, d in zip(vals, dims) if d is not None)
   method = params.get("vmap_method", "sequential")
   if prim in _DEBUG:

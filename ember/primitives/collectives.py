@@ -60,7 +60,7 @@ import numpy as np
 
 from ember.core import trace as core
 from ember.core.aval import ManualAxes, ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, NO_OPERANDS, Primitive, get_aval
 from ember.primitives import reductions as red
 from ember.transforms import batching
 from ember.transforms.ad_util import deflinear_unary
@@ -251,7 +251,7 @@ def _reduce_lower_rule(prim_name: str, kind: str, op_name: str):
   return lower
 
 
-def _reduce_batch(vals, dims, *, axes, axis_index_groups, prim):
+def _reduce_batch(axis, vals, dims, *, axes, axis_index_groups, prim):
   """Per example: shift the positional axes past the batch axis; the batch axis stays, moved
   left by the positional axes reduced before it."""
   (x,), (d,) = vals, dims
@@ -269,9 +269,10 @@ def psum_unmapped(x, size: int):
   return lax.mul(np.array(size, get_aval(x).dtype), x)
 
 
-def _reduce_batch_named(name, size, vals, dims, *, axes, axis_index_groups, prim, unmapped):
+def _reduce_batch_named(axis, vals, dims, *, axes, axis_index_groups, prim, unmapped):
   """Reduce the batch axis in place of the name (the result is the same on every lane); the
   other names stay for the traces that own them."""
+  name, size = axis.name, axis.size
   _no_groups(axis_index_groups)
   (x,), (d,) = vals, dims
   if d is batching.not_mapped:
@@ -286,8 +287,8 @@ def _reduction(name: str, kind: str, op_name: str, unmapped) -> Primitive:
   p = Primitive(name)
   p.def_rules(abstract_eval=_reduce_abstract_eval, lower=_reduce_lower_rule(name, kind, op_name),
               batch=functools.partial(_reduce_batch, prim=p))
-  p.axis_names = lambda params: named_axes(params["axes"])
-  p.batch_named = functools.partial(_reduce_batch_named, prim=p, unmapped=unmapped)
+  p.def_rules(axis_names=lambda params: named_axes(params["axes"]),
+              batch_named=functools.partial(_reduce_batch_named, prim=p, unmapped=unmapped))
   return p
 
 
@@ -344,7 +345,7 @@ def _all_gather_transpose(ct, aval, *, all_gather_dimension, axis_name, axis_ind
                                tiled=tiled)
 
 
-def _all_gather_batch(vals, dims, *, all_gather_dimension, **params):
+def _all_gather_batch(axis, vals, dims, *, all_gather_dimension, **params):
   (x,), (d,) = vals, dims
   dim = all_gather_dimension
   if params["tiled"]:
@@ -355,10 +356,11 @@ def _all_gather_batch(vals, dims, *, all_gather_dimension, **params):
   return all_gather_p.bind(x, all_gather_dimension=dim + 1, **params), d
 
 
-def _all_gather_batch_named(name, size, vals, dims, *, all_gather_dimension, axis_name,
+def _all_gather_batch_named(axis, vals, dims, *, all_gather_dimension, axis_name,
                             axis_index_groups, axis_size, tiled):
   """The lanes' values are the batch: move (or broadcast) the batch axis to the gathered
   position; every lane then holds the same result."""
+  name, size = axis.name, axis.size
   from ember import lax
   _no_groups(axis_index_groups, "vmap")
   _one_axis(name, axis_name, "all_gather")
@@ -375,8 +377,8 @@ all_gather_p = Primitive("all_gather")
 all_gather_p.def_rules(abstract_eval=_all_gather_abstract_eval, lower=_all_gather_lower,
                        batch=_all_gather_batch)
 deflinear_unary(all_gather_p, _all_gather_transpose)
-all_gather_p.axis_names = lambda params: params["axis_name"]
-all_gather_p.batch_named = _all_gather_batch_named
+all_gather_p.def_rules(axis_names=lambda params: params["axis_name"],
+                       batch_named=_all_gather_batch_named)
 
 
 # --- reduce_scatter (psum_scatter) ------------------------------------------------------------
@@ -407,7 +409,7 @@ def _reduce_scatter_transpose(ct, aval, *, scatter_dimension, axis_name, axis_in
                            axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)
 
 
-def _reduce_scatter_batch(vals, dims, *, scatter_dimension, **params):
+def _reduce_scatter_batch(axis, vals, dims, *, scatter_dimension, **params):
   (x,), (d,) = vals, dims
   dim = _shift(scatter_dimension, d)
   out = reduce_scatter_p.bind(x, scatter_dimension=dim, **params)
@@ -415,10 +417,11 @@ def _reduce_scatter_batch(vals, dims, *, scatter_dimension, **params):
   return out, d - 1 if removed_before else d
 
 
-def _reduce_scatter_batch_named(name, size, vals, dims, *, scatter_dimension, axis_name,
+def _reduce_scatter_batch_named(axis, vals, dims, *, scatter_dimension, axis_name,
                                 axis_index_groups, axis_size, tiled):
   """Sum over the batch axis; lane i's slice of the sum is its result, so the scattered
   dimension (split into lanes x blocks when tiled) becomes the batch axis."""
+  name, size = axis.name, axis.size
   from ember import lax
   _no_groups(axis_index_groups, "vmap")
   _one_axis(name, axis_name, "psum_scatter")
@@ -435,8 +438,8 @@ reduce_scatter_p = Primitive("reduce_scatter")
 reduce_scatter_p.def_rules(abstract_eval=_reduce_scatter_abstract_eval,
                            lower=_reduce_scatter_lower, batch=_reduce_scatter_batch)
 deflinear_unary(reduce_scatter_p, _reduce_scatter_transpose)
-reduce_scatter_p.axis_names = lambda params: params["axis_name"]
-reduce_scatter_p.batch_named = _reduce_scatter_batch_named
+reduce_scatter_p.def_rules(axis_names=lambda params: params["axis_name"],
+                           batch_named=_reduce_scatter_batch_named)
 
 
 # --- ppermute ---------------------------------------------------------------------------------
@@ -445,9 +448,10 @@ def _ppermute_transpose(ct, aval, *, axis_name, perm):
   return ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((dst, src) for src, dst in perm))
 
 
-def _ppermute_batch_named(name, size, vals, dims, *, axis_name, perm):
+def _ppermute_batch_named(axis, vals, dims, *, axis_name, perm):
   """Gather each lane's source along the batch axis; an out-of-range source (lanes that
   receive nothing) fills with zeros."""
+  name, size = axis.name, axis.size
   from ember import numpy as jnp
   _one_axis(name, axis_name, "ppermute")
   (x,), (d,) = vals, dims
@@ -465,8 +469,8 @@ ppermute_p = Primitive("ppermute")
 ppermute_p.def_rules(abstract_eval=lambda x, *, axis_name, perm: x,
                      lower=_ppermute_lower, batch=batching.vectorized_batcher(ppermute_p))
 deflinear_unary(ppermute_p, _ppermute_transpose)
-ppermute_p.axis_names = lambda params: params["axis_name"]
-ppermute_p.batch_named = _ppermute_batch_named
+ppermute_p.def_rules(axis_names=lambda params: params["axis_name"],
+                     batch_named=_ppermute_batch_named)
 
 
 # --- all_to_all -------------------------------------------------------------------------------
@@ -496,16 +500,17 @@ def _all_to_all_transpose(ct, aval, *, split_axis, concat_axis, **params):
   return all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, **params)
 
 
-def _all_to_all_batch(vals, dims, *, split_axis, concat_axis, **params):
+def _all_to_all_batch(axis, vals, dims, *, split_axis, concat_axis, **params):
   (x,), (d,) = vals, dims
   return all_to_all_p.bind(x, split_axis=_shift(split_axis, d),
                            concat_axis=_shift(concat_axis, d), **params), d
 
 
-def _all_to_all_batch_named(name, size, vals, dims, *, split_axis, concat_axis, axis_name,
+def _all_to_all_batch_named(axis, vals, dims, *, split_axis, concat_axis, axis_name,
                             axis_index_groups, tiled):
   """With the lanes first, split ``split_axis`` into (destination lane, block); the destination
   becomes the new batch axis, and the source lanes go in front of ``concat_axis``'s blocks."""
+  name, size = axis.name, axis.size
   from ember import lax
   _no_groups(axis_index_groups, "vmap")
   _one_axis(name, as_names(axis_name), "all_to_all")
@@ -529,15 +534,15 @@ all_to_all_p = _AxisSizedPrimitive("all_to_all")
 all_to_all_p.def_rules(abstract_eval=_all_to_all_abstract_eval, lower=_all_to_all_lower,
                        batch=_all_to_all_batch)
 deflinear_unary(all_to_all_p, _all_to_all_transpose)
-all_to_all_p.axis_names = lambda params: as_names(params["axis_name"])
-all_to_all_p.batch_named = _all_to_all_batch_named
+all_to_all_p.def_rules(axis_names=lambda params: as_names(params["axis_name"]),
+                       batch_named=_all_to_all_batch_named)
 
 
 # --- axis_index -------------------------------------------------------------------------------
 
-def _axis_index_batch_named(name, size, vals, dims, *, axis_name):
+def _axis_index_batch_named(axis, vals, dims, *, axis_name):
   from ember import lax
-  return lax.iota(np.int32, size), 0
+  return lax.iota(np.int32, axis.size), 0
 
 
 class _ContextPrimitive(Primitive):
@@ -557,8 +562,8 @@ def _axis_index_abstract_eval(*, axis_name) -> ShapedArray:
 axis_index_p = _ContextPrimitive("axis_index")
 axis_index_p.own_vma = True
 axis_index_p.def_rules(abstract_eval=_axis_index_abstract_eval, lower=_axis_index_lower)
-axis_index_p.axis_names = lambda params: (params["axis_name"],)
-axis_index_p.batch_named = _axis_index_batch_named
+axis_index_p.def_rules(axis_names=lambda params: (params["axis_name"],),
+                       batch_named=_axis_index_batch_named)
 
 
 # --- pvary, psum_invariant, all_gather_invariant (typing by varying axes) -------------------------
@@ -596,7 +601,8 @@ pvary_p = Primitive("pvary")
 pvary_p.own_vma = True
 pvary_p.def_rules(abstract_eval=_pvary_abstract_eval, impl=_pvary_impl,
                   lower=lambda ctx, x, *, axes: x,
-                  batch=lambda vals, dims, *, axes: (pvary_p.bind(vals[0], axes=axes), dims[0]))
+                  batch=lambda axis, vals, dims, *, axes: (pvary_p.bind(vals[0], axes=axes),
+                                                           dims[0]))
 deflinear_unary(pvary_p, lambda ct, aval, *, axes: psum_invariant_p.bind(ct, axes=axes))
 core._pvary_bind.append(pvary)
 
@@ -617,8 +623,8 @@ def _psum_invariant_lower(ctx, x, *, axes):
   return _all_reduce(ctx, x, axes, None, "stablehlo.add", "psum")
 
 
-def _psum_invariant_batch_named(name, size, vals, dims, *, axes):
-  return _reduce_batch_named(name, size, vals, dims, axes=axes, axis_index_groups=None,
+def _psum_invariant_batch_named(axis, vals, dims, *, axes):
+  return _reduce_batch_named(axis, vals, dims, axes=axes, axis_index_groups=None,
                              prim=psum_p, unmapped=psum_unmapped)
 
 
@@ -626,10 +632,10 @@ psum_invariant_p = Primitive("psum_invariant")
 psum_invariant_p.own_vma = True
 psum_invariant_p.def_rules(
     abstract_eval=_psum_invariant_abstract_eval, lower=_psum_invariant_lower,
-    batch=lambda vals, dims, *, axes: (psum_invariant_p.bind(vals[0], axes=axes), dims[0]))
+    batch=lambda axis, vals, dims, *, axes: (psum_invariant_p.bind(vals[0], axes=axes), dims[0]))
 deflinear_unary(psum_invariant_p, lambda ct, aval, *, axes: pvary_p.bind(ct, axes=axes))
-psum_invariant_p.axis_names = lambda params: params["axes"]
-psum_invariant_p.batch_named = _psum_invariant_batch_named
+psum_invariant_p.def_rules(axis_names=lambda params: params["axes"],
+                           batch_named=_psum_invariant_batch_named)
 
 
 def _all_gather_invariant_abstract_eval(x: ShapedArray, *, all_gather_dimension, axis_name,
@@ -668,3 +674,13 @@ all_gather_invariant_p.def_rules(abstract_eval=_all_gather_invariant_abstract_ev
                                  lower=_all_gather_invariant_lower)
 deflinear_unary(all_gather_invariant_p, _all_gather_invariant_transpose)
 all_gather_invariant_p.def_unsupported("batch", "all_gather_invariant is not batched yet")
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (pmax_p, pmin_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+for _p in (axis_index_p,):
+  for _kind in ("jvp", "transpose", "batch"):
+    _p.def_unsupported(_kind, NO_OPERANDS)
+del _p

@@ -32,8 +32,9 @@ def _pbroadcast_lower(ctx, x, **params):
   raise _not_on_this_backend("pbroadcast")
 
 
-def _pbroadcast_batch_named(name, size, vals, dims, *, axis_name, source):
+def _pbroadcast_batch_named(axis, vals, dims, *, axis_name, source):
   """Every lane's result is lane ``source``'s value: the same for all, so unbatched."""
+  name, size = axis.name, axis.size
   from ember import lax
   if as_names(axis_name) != (name,):
     raise NotImplementedError(f"pbroadcast over several vmapped axes {axis_name} is not "
@@ -48,8 +49,8 @@ pbroadcast_p = Primitive("pbroadcast")
 pbroadcast_p.def_rules(abstract_eval=lambda x, *, axis_name, source: x, lower=_pbroadcast_lower,
                        batch=batching.vectorized_batcher(pbroadcast_p))
 deflinear_unary(pbroadcast_p, lambda ct, aval, **params: pbroadcast_p.bind(ct, **params))
-pbroadcast_p.axis_names = lambda params: as_names(params["axis_name"])
-pbroadcast_p.batch_named = _pbroadcast_batch_named
+pbroadcast_p.def_rules(axis_names=lambda params: as_names(params["axis_name"]),
+                       batch_named=_pbroadcast_batch_named)
 
 
 # --- ragged_all_to_all ------------------------------------------------------------------------
@@ -77,7 +78,7 @@ def _ragged_all_to_all_lower(ctx, *args, **params):
   raise _not_on_this_backend("ragged_all_to_all")
 
 
-def _ragged_all_to_all_batch_named(name, size, vals, dims, **params):
+def _ragged_all_to_all_batch_named(axis, vals, dims, **params):
   raise NotImplementedError("Please open a feature request!")
 
 
@@ -85,7 +86,9 @@ ragged_all_to_all_p = Primitive("ragged_all_to_all")
 ragged_all_to_all_p.def_rules(abstract_eval=_ragged_all_to_all_abstract_eval,
                               lower=_ragged_all_to_all_lower)
 ragged_all_to_all_p.def_unsupported("batch", "Please open a feature request!")
-ragged_all_to_all_p.def_unsupported("jvp", "ragged_all_to_all has no derivative rule (as in JAX)")
-ragged_all_to_all_p.axis_names = lambda params: params["axis_name"]
-ragged_all_to_all_p.batch_named = _ragged_all_to_all_batch_named
+for _kind in ("jvp", "transpose"):  # JAX's rules would transpose a program no CPU runs
+  ragged_all_to_all_p.def_unsupported(_kind, "ragged_all_to_all does not run on CPU, where "
+                                      "ember has no derivative rules for it")
+ragged_all_to_all_p.def_rules(axis_names=lambda params: params["axis_name"],
+                              batch_named=_ragged_all_to_all_batch_named)
 

@@ -199,4 +199,4 @@ composite_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals,
                       impl=_composite_impl, lower=_composite_lower, jvp=_composite_jvp,
                       transpose=_composite_transpose)
 composite_p.def_unsupported("batch", "Batching rule for 'composite' not implemented")
-composite_p.pp_params = _composite_pp
+composite_p.def_rules(pp_params=_composite_pp)

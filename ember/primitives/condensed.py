@@ -18,7 +18,7 @@ import numpy as np
 from ember import dtypes
 from ember.backend.lapack import lapack_call
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import NOT_LINEAR, Primitive
 from ember.primitives.elementwise import lax
 from ember.primitives.factorizations import (
     apply_lax, batch_at_front, batch_dims, check_dtypes, check_ranks, ffi_call, nan_unless,
@@ -143,3 +143,10 @@ schur_p = Primitive("schur", multiple_results=True)
 schur_p.def_rules(abstract_eval=_schur_abstract_eval, lower=_schur_lower,
                   batch=batch_at_front(schur_p))
 schur_p.def_unsupported("jvp", "its derivative is not implemented in JAX either")
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (hessenberg_p, tridiagonal_p, schur_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

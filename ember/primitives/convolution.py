@@ -323,7 +323,7 @@ def _conv_pp_params(params: dict) -> dict:
 
 conv_general_dilated_p = Primitive("conv_general_dilated")
 conv_general_dilated_p.def_rules(abstract_eval=_conv_abstract_eval, lower=_conv_lower)
-conv_general_dilated_p.pp_params = _conv_pp_params
+conv_general_dilated_p.def_rules(pp_params=_conv_pp_params)
 
 
 # --- autodiff: bilinear -----------------------------------------------------------------------
@@ -428,7 +428,7 @@ def _empty_batch(vals, dims, params):
   return lax.full((0,) + out.shape, 0, out.dtype)
 
 
-def _conv_batch(vals, dims, **params):
+def _conv_batch(axis, vals, dims, **params):
   """Fold the vmapped axis into the convolution. Both operands batched: each example is a
   feature group (or, with batch groups, a batch group) of one grouped convolution. Input only:
   more batch rows (inside each batch group). Kernel only: more output features (inside each

@@ -17,7 +17,7 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import NO_OPERANDS, Primitive
 from ember.backend.array import check_size
 from ember.backend.lowering import i64_array
 from ember.primitives.structural import broadcast_in_dim_p
@@ -69,7 +69,7 @@ def _empty_pp(params):
 
 empty_p = Primitive("empty")
 empty_p.def_rules(abstract_eval=_empty_abstract_eval, lower=_empty_lower)
-empty_p.pp_params = _empty_pp
+empty_p.def_rules(pp_params=_empty_pp)
 
 
 # --- empty2 -----------------------------------------------------------------------------------
@@ -141,3 +141,11 @@ rng_uniform_p.def_rules(abstract_eval=_rng_uniform_abstract_eval, lower=_rng_uni
 rng_uniform_p.def_unsupported("jvp", "it draws from a stateful generator (as in JAX)")
 rng_uniform_p.def_unsupported("transpose", "it is not linear")
 rng_uniform_p.def_unsupported("batch", "it draws from a stateful generator (as in JAX)")
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (empty_p, empty2_p):
+  for _kind in ("jvp", "transpose", "batch"):
+    _p.def_unsupported(_kind, NO_OPERANDS)
+del _p

@@ -13,7 +13,6 @@ have transpose rules, which sum cotangents back down over implicitly broadcast d
 """
 from __future__ import annotations
 
-import functools
 from typing import Callable, Sequence
 
 import math
@@ -22,11 +21,11 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms import batching
-from ember.transforms.ad_util import (Zero, add_tangents, deflinear, deflinear_unary,
+from ember.transforms.ad_util import (Zero, defjvp, deflinear, deflinear_unary,
                                       is_undefined, tangent_aval)
 
 __all__ = []  # primitives are reached through ember.lax
@@ -137,12 +136,12 @@ def hlo_lowering(op_name: str, attrs: Callable | dict | None = None):
   return lower
 
 
-def _prim(name: str, accepted, hlo: str, *, nargs: int = 1, tip: str | None = None,
+def _prim(name: str, accepted, hlo: str, *, tip: str | None = None,
           out_dtype=None) -> Primitive:
   p = Primitive(name)
   p.def_rules(abstract_eval=naryop_abstract_eval(name, accepted, out_dtype, tip),
-              lower=hlo_lowering(hlo))
-  p.nargs = nargs
+              lower=hlo_lowering(hlo), batch=batching.broadcast_batcher(p))
+  p.def_unsupported("transpose", NOT_LINEAR)  # the linear ones (add, neg...) define one
   return p
 
 
@@ -220,17 +219,9 @@ def unbroadcast(aval: ShapedArray, ct):
 
 
 def _defjvp(prim: Primitive, *terms: Callable | None, use_ans: bool = False) -> None:
-  """The jvp of ``prim`` as a sum of per-input terms ``terms[i](t_i, *primals, **params)`` (with
-  the primal output ``ans`` before the primals if ``use_ans``), each broadcast to the output's
-  shape; a None term marks an input with no derivative."""
-  def jvp(primals, tangents, **params):
-    ans = prim.bind(*primals, **params)
-    head = (ans, *primals) if use_ans else primals
-    parts = [broadcast_tangent(fn(t, *head, **params), _shape(ans))
-             for fn, t in zip(terms, tangents, strict=True)
-             if fn is not None and type(t) is not Zero]
-    return ans, functools.reduce(add_tangents, parts, _zero_like(ans))
-  prim.def_rules(jvp=jvp)
+  """``defjvp`` with each term broadcast to the output's shape (a None term marks an input
+  with no derivative)."""
+  defjvp(prim, *terms, use_ans=use_ans, fit=broadcast_tangent)
 
 
 def _defjvp_ans(prim: Primitive, *terms: Callable | None) -> None:
@@ -508,8 +499,9 @@ def _conj_transpose(ct, aval, *, input_dtype=None):
 
 
 conj_p = Primitive("conj")
-conj_p.def_rules(abstract_eval=_conj_abstract_eval, lower=_conj_lower)
-conj_p.pp_params = lambda params: {k: v for k, v in params.items() if v is not None}
+conj_p.def_rules(abstract_eval=_conj_abstract_eval, lower=_conj_lower,
+                 batch=batching.broadcast_batcher(conj_p),
+                 pp_params=lambda params: {k: v for k, v in params.items() if v is not None})
 deflinear_unary(conj_p, _conj_transpose)
 
 
@@ -518,7 +510,9 @@ round_p.def_rules(
     abstract_eval=naryop_abstract_eval("round", FLOAT),
     lower=lambda ctx, x, *, rounding_method: ctx.op1(
         "stablehlo.round_nearest_even" if int(rounding_method) == 1 else
-        "stablehlo.round_nearest_afz", [x]))
+        "stablehlo.round_nearest_afz", [x]),
+    batch=batching.broadcast_batcher(round_p))
+round_p.def_unsupported("transpose", NOT_LINEAR)
 _defjvp_zero(round_p)
 
 
@@ -528,7 +522,9 @@ def _exp2_lower(ctx, x):
 
 
 exp2_p = Primitive("exp2")
-exp2_p.def_rules(abstract_eval=naryop_abstract_eval("exp2", INEXACT), lower=_exp2_lower)
+exp2_p.def_rules(abstract_eval=naryop_abstract_eval("exp2", INEXACT), lower=_exp2_lower,
+                 batch=batching.broadcast_batcher(exp2_p))
+exp2_p.def_unsupported("transpose", NOT_LINEAR)
 _defjvp_ans(exp2_p, lambda g, ans, x: lax.mul(lax.log(_const(x, 2)), lax.mul(g, ans)))
 
 
@@ -568,7 +564,8 @@ def _integer_pow_jvp(primals, tangents, *, y: int):
 
 integer_pow_p = Primitive("integer_pow")
 integer_pow_p.def_rules(abstract_eval=_integer_pow_abstract_eval, lower=_integer_pow_lower,
-                        jvp=_integer_pow_jvp)
+                        jvp=_integer_pow_jvp, batch=batching.broadcast_batcher(integer_pow_p))
+integer_pow_p.def_unsupported("transpose", NOT_LINEAR)
 
 
 def _reduce_precision_abstract_eval(x, *, exponent_bits: int, mantissa_bits: int):
@@ -585,7 +582,8 @@ reduce_precision_p.def_rules(
     lower=lambda ctx, x, *, exponent_bits, mantissa_bits: ctx.op1(
         "stablehlo.reduce_precision", [x],
         attrs={"exponent_bits": f"{exponent_bits} : i32",
-               "mantissa_bits": f"{mantissa_bits} : i32"}))
+               "mantissa_bits": f"{mantissa_bits} : i32"}),
+    batch=batching.broadcast_batcher(reduce_precision_p))
 deflinear_unary(reduce_precision_p,
                 lambda ct, aval, **params: reduce_precision_p.bind(ct, **params))
 
@@ -646,7 +644,7 @@ def _add_transpose(ct, x, y):
   return [_linear_ct(x, ct), _linear_ct(y, ct)]
 
 
-add_p = _prim("add", NUM, "stablehlo.add", nargs=2, tip="add")
+add_p = _prim("add", NUM, "stablehlo.add", tip="add")
 add_p.def_rules(jvp=_add_jvp, transpose=_add_transpose)
 
 
@@ -666,7 +664,7 @@ def _sub_transpose(ct, x, y):
   return [_linear_ct(x, ct), _linear_ct(y, ct, neg_p.bind)]
 
 
-sub_p = _prim("sub", NUM, "stablehlo.subtract", nargs=2, tip="subtract")
+sub_p = _prim("sub", NUM, "stablehlo.subtract", tip="subtract")
 sub_p.def_rules(jvp=_sub_jvp, transpose=_sub_transpose)
 
 
@@ -676,7 +674,7 @@ def _mul_transpose(ct, x, y):
           _linear_ct(y, ct, lambda c: mul_p.bind(x, c))]
 
 
-mul_p = _prim("mul", NUM, "stablehlo.multiply", nargs=2, tip="multiply")
+mul_p = _prim("mul", NUM, "stablehlo.multiply", tip="multiply")
 _defjvp(mul_p, lambda g, x, y: lax.mul(g, y), lambda g, x, y: lax.mul(x, g))
 mul_p.def_rules(transpose=_mul_transpose)
 
@@ -688,7 +686,7 @@ def _div_transpose(ct, x, y):
   return [_linear_ct(x, ct, lambda c: div_p.bind(c, y)), None]
 
 
-div_p = _prim("div", NUM, "stablehlo.divide", nargs=2, tip="divide")
+div_p = _prim("div", NUM, "stablehlo.divide", tip="divide")
 _defjvp(div_p, lambda g, x, y: lax.div(g, y),
         lambda g, x, y: lax.mul(lax.mul(lax.neg(g), x), lax.integer_pow(y, -2)))
 div_p.def_rules(transpose=_div_transpose)
@@ -699,7 +697,7 @@ def _rem_jvp_y(g, x, y):
   return lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)), lax.floor(lax.abs(lax.div(x, y)))))
 
 
-rem_p = _prim("rem", REAL_NUM, "stablehlo.remainder", nargs=2, tip="remainder")
+rem_p = _prim("rem", REAL_NUM, "stablehlo.remainder", tip="remainder")
 _defjvp(rem_p, lambda g, x, y: g, _rem_jvp_y)
 
 
@@ -709,27 +707,27 @@ def _balanced_eq(x, ans, y):
   return lax.div(mine, lax.select(lax.eq(y, ans), lax.full_like(ans, 2), lax.full_like(ans, 1)))
 
 
-max_p = _prim("max", ANY, "stablehlo.maximum", nargs=2, tip="maximum")
+max_p = _prim("max", ANY, "stablehlo.maximum", tip="maximum")
 max_p.def_rules(lower=_minmax_lower("stablehlo.maximum"))
 _defjvp_ans(max_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
             lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
-min_p = _prim("min", ANY, "stablehlo.minimum", nargs=2, tip="minimum")
+min_p = _prim("min", ANY, "stablehlo.minimum", tip="minimum")
 min_p.def_rules(lower=_minmax_lower("stablehlo.minimum"))
 _defjvp_ans(min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
             lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
-and_p = _prim("and", BOOL_OR_INT, "stablehlo.and", nargs=2, tip="bitwise_and")
+and_p = _prim("and", BOOL_OR_INT, "stablehlo.and", tip="bitwise_and")
 _defjvp_zero(and_p)
-or_p = _prim("or", BOOL_OR_INT, "stablehlo.or", nargs=2, tip="bitwise_or")
+or_p = _prim("or", BOOL_OR_INT, "stablehlo.or", tip="bitwise_or")
 _defjvp_zero(or_p)
-xor_p = _prim("xor", BOOL_OR_INT, "stablehlo.xor", nargs=2, tip="bitwise_xor")
+xor_p = _prim("xor", BOOL_OR_INT, "stablehlo.xor", tip="bitwise_xor")
 _defjvp_zero(xor_p)
-shift_left_p = _prim("shift_left", INTEGER, "stablehlo.shift_left", nargs=2, tip="left_shift")
+shift_left_p = _prim("shift_left", INTEGER, "stablehlo.shift_left", tip="left_shift")
 _defjvp_zero(shift_left_p)
 shift_right_arithmetic_p = _prim("shift_right_arithmetic", INTEGER,
-                                 "stablehlo.shift_right_arithmetic", nargs=2, tip="right_shift")
+                                 "stablehlo.shift_right_arithmetic", tip="right_shift")
 _defjvp_zero(shift_right_arithmetic_p)
 shift_right_logical_p = _prim("shift_right_logical", INTEGER, "stablehlo.shift_right_logical",
-                              nargs=2, tip="right_shift")
+                              tip="right_shift")
 _defjvp_zero(shift_right_logical_p)
 
 
@@ -737,13 +735,13 @@ def _atan2_denom(x, y):
   return lax.add(lax.square(x), lax.square(y))
 
 
-atan2_p = _prim("atan2", FLOAT, "stablehlo.atan2", nargs=2, tip="arctan2")
+atan2_p = _prim("atan2", FLOAT, "stablehlo.atan2", tip="arctan2")
 _defjvp(atan2_p, lambda g, x, y: lax.mul(g, lax.div(y, _atan2_denom(x, y))),
         lambda g, x, y: lax.mul(g, lax.div(lax.neg(x), _atan2_denom(x, y))))
-nextafter_p = _prim("nextafter", FLOAT, "chlo.next_after", nargs=2, tip="nextafter")
+nextafter_p = _prim("nextafter", FLOAT, "chlo.next_after", tip="nextafter")
 nextafter_p.def_unsupported("jvp", "nextafter is not differentiable (JAX defines no derivative "
                             "for it either); stop its gradient with lax.stop_gradient")
-polygamma_p = _prim("polygamma", FLOAT, "chlo.polygamma", nargs=2)  # no lax wrapper yet
+polygamma_p = _prim("polygamma", FLOAT, "chlo.polygamma")  # no lax wrapper yet
 
 
 def _polygamma_jvp_m(g, m, x):
@@ -807,7 +805,9 @@ def _pow_jvp_y(g, ans, x, y):
   return _convert(lax.mul(g, lax.mul(lax.log(_replace_zero(x)), ans)), get_aval(y).dtype)
 
 
-pow_p.def_rules(abstract_eval=_pow_abstract_eval, lower=_pow_lower)
+pow_p.def_rules(abstract_eval=_pow_abstract_eval, lower=_pow_lower,
+                batch=batching.broadcast_batcher(pow_p))
+pow_p.def_unsupported("transpose", NOT_LINEAR)
 _defjvp_ans(pow_p, _pow_jvp_x, _pow_jvp_y)
 
 
@@ -824,7 +824,7 @@ complex_p = Primitive("complex")
 complex_p.def_rules(
     abstract_eval=naryop_abstract_eval("complex", (_FLOAT,), out_dtype=_complex_dtype,
                                        tip="complex"),
-    lower=hlo_lowering("stablehlo.complex"))
+    lower=hlo_lowering("stablehlo.complex"), batch=batching.broadcast_batcher(complex_p))
 deflinear(complex_p, _complex_transpose)
 
 
@@ -843,7 +843,8 @@ def _compare(name: str, direction: str, accepted, tip: str) -> Primitive:
             "compare_type": f"#stablehlo<comparison_type {_compare_type(avals[0].dtype)}>"}
   p = Primitive(name)
   p.def_rules(abstract_eval=naryop_abstract_eval(name, accepted, lambda d: np.bool_, tip),
-              lower=hlo_lowering("stablehlo.compare", attrs))
+              lower=hlo_lowering("stablehlo.compare", attrs), batch=batching.broadcast_batcher(p))
+  p.def_unsupported("transpose", NOT_LINEAR)
   _defjvp_zero(p)
   return p
 
@@ -956,6 +957,7 @@ def _clamp_pick(pred, g, x):
 
 clamp_p = Primitive("clamp")
 clamp_p.def_rules(abstract_eval=_clamp_abstract_eval, lower=_clamp_lower)
+clamp_p.def_unsupported("transpose", NOT_LINEAR)
 _defjvp(clamp_p,  # ties give no derivative to anyone, as in JAX
         lambda g, lo, x, hi: _clamp_pick(lax.bitwise_and(lax.gt(lo, x), lax.lt(lo, hi)), g, x),
         lambda g, lo, x, hi: _clamp_pick(lax.bitwise_and(lax.gt(x, lo), lax.lt(x, hi)), g, x),
@@ -1005,13 +1007,6 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding=None):
                                       sharding=sharding)]
 
 
-convert_element_type_p = Primitive("convert_element_type")
-convert_element_type_p.def_rules(abstract_eval=_convert_abstract_eval, lower=_convert_lower,
-                                 jvp=_convert_jvp, transpose=_convert_transpose)
-convert_element_type_p.pp_params = lambda params: {  # JAX hides sharding=None
-    k: v for k, v in sorted(params.items()) if not (k == "sharding" and v is None)}
-
-
 def _convert_const_fold(x, *, new_dtype, weak_type, sharding=None):
   """While staging, a scalar constant converts in NumPy to a literal (no equation), as in JAX:
   ``x + jnp.int8(1)`` for a float32 ``x`` prints ``add a 1.0:f32[]``."""
@@ -1021,11 +1016,20 @@ def _convert_const_fold(x, *, new_dtype, weak_type, sharding=None):
   return value.astype(new_dtype)[()]
 
 
-convert_element_type_p.const_fold = _convert_const_fold
-# A conversion to the operand's own type stages no equation (JAX's forwarding rule).
-convert_element_type_p.staging_forward = lambda avals, params: 0 if (
-    avals[0].dtype == params["new_dtype"] and avals[0].weak_type == params["weak_type"]
-    and params.get("sharding") is None) else None
+def _convert_forward(avals, params):
+  """A conversion to the operand's own type stages no equation (JAX's forwarding rule)."""
+  same = (avals[0].dtype == params["new_dtype"] and avals[0].weak_type == params["weak_type"]
+          and params.get("sharding") is None)
+  return 0 if same else None
+
+
+convert_element_type_p = Primitive("convert_element_type")
+convert_element_type_p.def_rules(
+    abstract_eval=_convert_abstract_eval, lower=_convert_lower, jvp=_convert_jvp,
+    transpose=_convert_transpose, batch=batching.broadcast_batcher(convert_element_type_p),
+    const_fold=_convert_const_fold, staging_forward=_convert_forward,
+    pp_params=lambda params: {  # JAX hides sharding=None
+        k: v for k, v in sorted(params.items()) if not (k == "sharding" and v is None)})
 
 
 def _bitcast_abstract_eval(x, *, new_dtype):
@@ -1058,6 +1062,7 @@ bitcast_convert_type_p = Primitive("bitcast_convert_type")
 bitcast_convert_type_p.def_rules(
     abstract_eval=_bitcast_abstract_eval,
     lower=lambda ctx, x, *, new_dtype: ctx.op1("stablehlo.bitcast_convert", [x]))
+bitcast_convert_type_p.def_unsupported("transpose", NOT_LINEAR)
 _defjvp_zero(bitcast_convert_type_p)
 
 
@@ -1067,7 +1072,7 @@ def _full_batch_rule(prim: Primitive, scalar_ok: tuple[int, ...]):
   """Every operand moved (or broadcast) to the full batched shape with the batch axis first,
   except unbatched scalars in the ``scalar_ok`` positions: for select_n and clamp, whose rank-0
   operands only broadcast in those positions."""
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     shapes = {(get_aval(v).shape, d) for v, d in zip(vals, dims)}
     if len(shapes) == 1:
       return prim.bind(*vals, **params), dims[0]
@@ -1088,12 +1093,12 @@ def _full_batch_rule(prim: Primitive, scalar_ok: tuple[int, ...]):
   return rule
 
 
-def _bitcast_batch(vals, dims, *, new_dtype):
+def _bitcast_batch(axis, vals, dims, *, new_dtype):
   (x,), (d,) = vals, dims
   return bitcast_convert_type_p.bind(batching.moveaxis(x, d, 0), new_dtype=new_dtype), 0
 
 
-def _select_n_batch(vals, dims, **params):
+def _select_n_batch(axis, vals, dims, **params):
   """Cases and predicate keep a shared batch axis where they have one (a scalar predicate
   stays scalar); otherwise the batch axes go to the front, unbatched cases broadcast there and a
   per-example scalar predicate broadcasts to the cases' shape."""
@@ -1122,7 +1127,3 @@ def _select_n_batch(vals, dims, **params):
 select_n_p.def_rules(batch=_select_n_batch)
 clamp_p.def_rules(batch=_full_batch_rule(clamp_p, (0, 2)))
 bitcast_convert_type_p.def_rules(batch=_bitcast_batch)
-for _p in [v for v in list(globals().values()) if isinstance(v, Primitive)]:
-  if _p.batch is None:
-    _p.def_rules(batch=batching.broadcast_batcher(_p))
-del _p

@@ -28,7 +28,7 @@ import numpy as np
 from ember import dtypes
 from ember.backend.lapack import _layout, lapack_call, lapack_prefix
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.primitives.elementwise import lax
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms.ad_util import Zero, is_undefined, tangent_aval
@@ -217,7 +217,7 @@ def zero_tangent(x):
 def batch_at_front(prim: Primitive):
   """The batch rule of ops that loop over leading batch dimensions natively: move every
   operand's batch axis to the front (broadcasting unbatched operands)."""
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     size = batch_size(vals, dims)
     out = prim.bind(*[bdim_at_front(v, d, size) for v, d in zip(vals, dims)], **params)
     return out, ([0] * len(out) if prim.multiple_results else 0)
@@ -404,7 +404,7 @@ def _triangular_solve_transpose(ct, a, b, *, transpose_a, **params):
   return [None, triangular_solve_p.bind(a, ct, transpose_a=not transpose_a, **params)]
 
 
-def _triangular_solve_batch(vals, dims, *, left_side, **params):
+def _triangular_solve_batch(axis, vals, dims, *, left_side, **params):
   """An unbatched ``a``: the examples of ``b`` become extra columns (left side) or rows (right
   side) of one solve. Otherwise both move their batch axis to the front."""
   (a, b), (da, db) = vals, dims
@@ -933,3 +933,11 @@ tridiagonal_solve_p.def_rules(
     abstract_eval=_tridiagonal_solve_abstract_eval, lower=_tridiagonal_solve_lower,
     jvp=_tridiagonal_solve_jvp, transpose=_tridiagonal_solve_transpose,
     batch=batch_at_front(tridiagonal_solve_p))
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (cholesky_update_p, symmetric_product_p, lu_pivots_to_permutation_p, geqrf_p, geqp3_p,
+           householder_product_p, ormqr_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

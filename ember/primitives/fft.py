@@ -107,7 +107,7 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
   return [fft_p.bind(ct, fft_type=fft_type, fft_lengths=fft_lengths)]
 
 
-def _fft_batch(vals, dims, *, fft_type, fft_lengths):
+def _fft_batch(axis, vals, dims, *, fft_type, fft_lengths):
   (x,), (d,) = vals, dims
   return fft_p.bind(moveaxis(x, d, 0), fft_type=fft_type, fft_lengths=fft_lengths), 0
 

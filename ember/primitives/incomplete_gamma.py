@@ -34,7 +34,7 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import NOT_LINEAR, Primitive
 from ember.primitives.elementwise import (_const, _defjvp, broadcast_shapes, broadcast_tangent,
                                           dtype_class, lax)
 from ember.primitives.lower_fun import lower_fun
@@ -230,4 +230,11 @@ _defjvp(igammac_p, lambda g, a, x: lax.neg(lax.mul(g, igamma_grad_a_p.bind(a, x)
         lambda g, a, x: lax.neg(lax.mul(g, _gamma_density(a, x))))
 for _p in (igamma_grad_a_p, random_gamma_grad_p):
   _p.def_unsupported("jvp", f"{_p.name} has no derivative rule (as in JAX)")
+del _p
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (igamma_p, igammac_p, igamma_grad_a_p, random_gamma_grad_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
 del _p

@@ -25,7 +25,7 @@ import numpy as np
 from ember import dtypes
 from ember.core.aval import ShapedArray
 from ember.core.jaxpr import Jaxpr
-from ember.core.trace import Primitive
+from ember.core.trace import NOT_LINEAR, Primitive
 from ember.backend import lowering
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives import elementwise as ew
@@ -780,7 +780,7 @@ def _window_rank(operand_dim: int, dropped) -> int:
   return sum(1 for i in range(operand_dim) if i not in dropped)
 
 
-def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
+def _gather_batch(axis, vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
                   indices_are_sorted, mode, fill_value):
   (operand, indices), (o_dim, i_dim) = vals, dims
   dn = dimension_numbers
@@ -827,7 +827,7 @@ def _scatter_batch(prim):
   """The rule of scatter and its combining variants. The operand always carries the batch
   (broadcast when only the indices or updates do); the updates' batch axis is moved only
   when it does not already sit where the new dimension numbers need it."""
-  def rule(vals, dims, *, dimension_numbers, **params):
+  def rule(axis, vals, dims, *, dimension_numbers, **params):
     (operand, indices, updates), (o_dim, i_dim, u_dim) = vals, dims
     dn = dimension_numbers
     size = batching.batch_size(vals, dims)
@@ -882,7 +882,7 @@ def _zero_index(idx) -> np.ndarray:
   return np.zeros((), get_aval(idx[0]).dtype if idx else np.int32)
 
 
-def _dynamic_slice_batch(vals, dims, *, slice_sizes):
+def _dynamic_slice_batch(axis, vals, dims, *, slice_sizes):
   """Batched operand only: still a dynamic_slice, taking the whole batch axis from index 0.
   Batched start indices: a gather of one window per example."""
   (x, *idx), (x_dim, *idx_dims) = vals, dims
@@ -893,12 +893,12 @@ def _dynamic_slice_batch(vals, dims, *, slice_sizes):
     return st.dynamic_slice_p.bind(x, *idx, slice_sizes=sizes), x_dim
   every = tuple(range(len(idx)))
   dn = GatherDimensionNumbers(offset_dims=every, collapsed_slice_dims=(), start_index_map=every)
-  return _gather_batch([x, _stacked_start_indices(idx, idx_dims, size)], [x_dim, 0],
+  return _gather_batch(axis, [x, _stacked_start_indices(idx, idx_dims, size)], [x_dim, 0],
                        dimension_numbers=dn, slice_sizes=slice_sizes, unique_indices=True,
                        indices_are_sorted=True, mode=GatherScatterMode.CLIP, fill_value=None)
 
 
-def _dynamic_update_slice_batch(vals, dims):
+def _dynamic_update_slice_batch(axis, vals, dims):
   """Unbatched start indices: still a dynamic_update_slice, the operand and update sharing a
   batch axis written whole from index 0. Batched start indices: a scatter of one window per
   example."""
@@ -913,7 +913,7 @@ def _dynamic_update_slice_batch(vals, dims):
   every = tuple(range(len(idx)))
   dn = ScatterDimensionNumbers(update_window_dims=every, inserted_window_dims=(),
                                scatter_dims_to_operand_dims=every)
-  return scatter_p.batch([x, _stacked_start_indices(idx, idx_dims, size), update],
+  return scatter_p.batch(axis, [x, _stacked_start_indices(idx, idx_dims, size), update],
                          [x_dim, 0, u_dim], dimension_numbers=dn, update_jaxpr=None,
                          update_consts=(), indices_are_sorted=True, unique_indices=True,
                          mode=GatherScatterMode.CLIP)
@@ -921,3 +921,10 @@ def _dynamic_update_slice_batch(vals, dims):
 
 st.dynamic_slice_p.def_rules(batch=_dynamic_slice_batch)
 st.dynamic_update_slice_p.def_rules(batch=_dynamic_update_slice_batch)
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (scatter_min_p, scatter_max_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

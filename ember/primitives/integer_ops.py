@@ -8,7 +8,7 @@ broadcast; batching uses the elementwise broadcasting rule.
 from __future__ import annotations
 
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.primitives.elementwise import (INTEGER, _same_dtypes, broadcast_shapes,
                                           dtype_class, hlo_lowering)
 from ember.transforms import batching
@@ -36,3 +36,10 @@ mulhi_p = Primitive("mulhi")
 mulhi_p.def_rules(abstract_eval=_mulhi_abstract_eval, lower=hlo_lowering("chlo.mulhi"),
                   jvp=_mulhi_jvp)
 mulhi_p.def_rules(batch=batching.broadcast_batcher(mulhi_p))
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (mulhi_p,):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

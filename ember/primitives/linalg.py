@@ -321,7 +321,7 @@ def _dot_general_pp_params(params: dict) -> dict:
 
 dot_general_p = Primitive("dot_general")
 dot_general_p.def_rules(abstract_eval=_dot_general_abstract_eval, lower=_dot_general_lower)
-dot_general_p.pp_params = _dot_general_pp_params
+dot_general_p.def_rules(pp_params=_dot_general_pp_params)
 
 
 def _free_dims(ndim: int, contract: Sequence[int], batch: Sequence[int]) -> list[int]:
@@ -374,7 +374,7 @@ dot_general_p.def_rules(jvp=bilinear_jvp(dot_general_p), transpose=_dot_general_
 
 # --- batching ---------------------------------------------------------------------------------
 
-def _dot_general_batch(vals, dims, *, dimension_numbers, **params):
+def _dot_general_batch(axis, vals, dims, *, dimension_numbers, **params):
   """Batched on both sides: the batch axes pair up as the leading dot_general batch dimension.
   On one side: the batch axis is a free dimension of that operand, left where it is; the
   output's batch axis is then its place among the free dimensions."""

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from ember.core.aval import NO_AXES, ShapedArray
-from ember.core.trace import Primitive, get_aval, register_aval_handler
+from ember.core.trace import NO_OPERANDS, Primitive, get_aval, register_aval_handler
 from ember.transforms import batching
 from ember.transforms.ad_util import (Zero, deflinear, float0, instantiate, is_undefined,
                                       tangent_aval)
@@ -26,11 +26,11 @@ __all__ = ["AbstractToken", "Token", "abstract_token"]
 # --- tokens -----------------------------------------------------------------------------------
 
 class AbstractToken:
-  """The type of a token (printed ``Tok``): no shape, no dtype, no data.
+  """The type of a token (``Tok`` in a jaxpr): no shape, no dtype, no data.
 
   Example:
-      >>> str(abstract_token), repr(abstract_token)
-      ('Tok', 'AbstractToken()')
+      >>> str(abstract_token), abstract_token.str_short()
+      ('AbstractToken()', 'Tok')
   """
   __slots__ = ()
   shape = ()
@@ -40,9 +40,6 @@ class AbstractToken:
 
   def str_short(self, short_dtypes: bool = False) -> str:
     del short_dtypes
-    return "Tok"
-
-  def __str__(self):
     return "Tok"
 
   def __repr__(self):
@@ -141,7 +138,7 @@ def _barrier_transpose(cts, *xs):
   return [ct if is_undefined(x) else None for ct, x in zip(outs, xs)]
 
 
-def _barrier_batch(vals, dims):
+def _barrier_batch(axis, vals, dims):
   return optimization_barrier_p.bind(*vals), list(dims)
 
 
@@ -164,7 +161,8 @@ dce_sink_p.def_rules(abstract_eval=lambda x, *, prevent_mlir_dce: [],
                      impl=lambda x, *, prevent_mlir_dce: [],
                      lower=lambda ctx, x, *, prevent_mlir_dce: [],
                      jvp=_dce_sink_jvp,
-                     batch=lambda vals, dims, *, prevent_mlir_dce: ([], []))
+                     batch=lambda axis, vals, dims, *, prevent_mlir_dce: ([], []))
+dce_sink_p.def_unsupported("transpose", "it has no outputs, so no cotangent reaches it")
 
 
 # --- stage ------------------------------------------------------------------------------------
@@ -177,3 +175,11 @@ stage_p = Primitive("stage")
 stage_p.def_rules(abstract_eval=_stage_abstract_eval, lower=lambda ctx, x: x,
                   batch=batching.vectorized_batcher(stage_p))
 deflinear(stage_p, lambda ct, x: [ct if type(ct) is not Zero else Zero(x.aval)])
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (create_token_p, after_all_p):
+  for _kind in ("jvp", "transpose", "batch"):
+    _p.def_unsupported(_kind, NO_OPERANDS)
+del _p

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive
+from ember.core.trace import NO_OPERANDS, Primitive
 
 __all__ = ["branch_for_platform", "lowering_platform", "platform_index_p"]
 
@@ -20,17 +20,13 @@ __all__ = ["branch_for_platform", "lowering_platform", "platform_index_p"]
 def lowering_platform() -> str:
   """The platform name programs are compiled for (``'cpu'``; JAX's ``'cuda'``/``'rocm'`` for
   GPUs)."""
-  from ember.backend import client
-  name = client.default_backend()
-  if name == "gpu":
-    version = str(getattr(client.get_client(), "platform_version", "")).lower()
-    return "rocm" if "rocm" in version else "cuda"
-  return name
+  from ember.backend import lowering
+  return lowering.current_platform()
 
 
-def branch_for_platform(platforms) -> int:
-  """The index of the branch ``platforms`` gives the lowering platform."""
-  here = lowering_platform()
+def branch_for_platform(platforms, here: str | None = None) -> int:
+  """The index of the branch ``platforms`` gives ``here`` (the lowering platform if None)."""
+  here = here or lowering_platform()
   for i, names in enumerate(platforms):
     if names is None or here in names:
       return i
@@ -45,10 +41,18 @@ def _platform_index_impl(*, platforms):
 
 
 def _platform_index_lower(ctx, *, platforms):
-  index = np.int32(branch_for_platform(platforms))
+  index = np.int32(branch_for_platform(platforms, ctx.platform))
   return ctx.constant(index, ShapedArray((), np.int32))
 
 
 platform_index_p = Primitive("platform_index")
 platform_index_p.def_rules(abstract_eval=lambda *, platforms: ShapedArray((), np.int32),
                            impl=_platform_index_impl, lower=_platform_index_lower)
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (platform_index_p,):
+  for _kind in ("jvp", "transpose", "batch"):
+    _p.def_unsupported(_kind, NO_OPERANDS)
+del _p

@@ -294,7 +294,7 @@ def _batched_groups(gs, d, size: int, batch_shape: tuple):
   return lax.broadcast_in_dim(gs, full, (0, len(full) - 1))  # [size, g]
 
 
-def _ragged_batch(vals, dims, **params):
+def _ragged_batch(axis, vals, dims, **params):
   (lhs, rhs, gs), (ld, rd, gd) = vals, dims
   rdn = params["ragged_dot_dimension_numbers"]
   (lc, rc), (lb, rb) = rdn.dot_dimension_numbers
@@ -341,4 +341,4 @@ ragged_dot_general_p = Primitive("ragged_dot_general")
 ragged_dot_general_p.def_rules(abstract_eval=_ragged_abstract_eval,
                                lower=lower_fun(_ragged_value), jvp=_ragged_jvp,
                                transpose=_ragged_transpose, batch=_ragged_batch)
-ragged_dot_general_p.pp_params = _ragged_pp
+ragged_dot_general_p.def_rules(pp_params=_ragged_pp)

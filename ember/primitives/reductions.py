@@ -29,7 +29,7 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import (
     dtype_class, INEXACT, NUM, ORDERED, _real_dtype, apply_binary, compare)
@@ -127,7 +127,7 @@ def _reduce_batch_rule(prim: Primitive):
   """The batch axis stays where it is and the reduced axes are renumbered around it (as
   np.int64: JAX's rule computes them with NumPy, and its jaxprs print them so). For every
   primitive with an ``axes`` param: the monoid reductions, argmax and argmin."""
-  def batch(vals, dims, *, axes, **params):
+  def batch(axis, vals, dims, *, axes, **params):
     (x,), (d,) = vals, dims
     out_d = d - sum(a < d for a in axes)
     return prim.bind(x, axes=tuple(np.int64(batched_axis(a, d)) for a in axes), **params), out_d
@@ -370,7 +370,7 @@ def _complex_logaddexp(ctx: LoweringContext, a: Value, b: Value) -> Value:
 
 def _cumulative_batch_rule(prim: Primitive):
   """The scan runs along the renumbered axis; the batch axis stays where it is."""
-  def batch(vals, dims, *, axis: int, reverse: bool):
+  def batch(axis_data, vals, dims, *, axis: int, reverse: bool):
     (x,), (d,) = vals, dims
     return prim.bind(x, axis=batched_axis(axis, d), reverse=reverse), d
   return batch
@@ -515,3 +515,11 @@ cumprod_p.def_rules(jvp=_scan_jvp(_mul_pair))
 cummax_p.def_rules(jvp=_scan_jvp(_choose_pair("max")))
 cummin_p.def_rules(jvp=_scan_jvp(_choose_pair("min")))
 cumlogsumexp_p.def_rules(jvp=_scan_jvp(_logaddexp_pair))
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p, reduce_xor_p,
+           argmax_p, argmin_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

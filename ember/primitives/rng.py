@@ -71,7 +71,7 @@ def _rng_lower(ctx, key, *, shape, dtype, algorithm, out_sharding):
   return [new_state, bits]
 
 
-def _rng_batch(vals, dims, *, shape, dtype, algorithm, out_sharding):
+def _rng_batch(axis, vals, dims, *, shape, dtype, algorithm, out_sharding):
   (keys,), (d,) = vals, dims
   keys = moveaxis(keys, d, 0)
   n = keys.shape[0]

@@ -125,7 +125,7 @@ def _scaled_lower(ctx, *args, **params):
 
 # --- batching ---------------------------------------------------------------------------------
 
-def _scaled_batch(vals, dims, *, dimension_numbers, preferred_element_type):
+def _scaled_batch(axis, vals, dims, *, dimension_numbers, preferred_element_type):
   size = batching.batch_size(vals, dims)
   front = [batching.bdim_at_front(v, d, size) for v, d in zip(vals, dims)]
   up = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731

@@ -36,7 +36,7 @@ def _scaled_matmul_jvp(primals, tangents, **params):
   raise NotImplementedError("Differentiation rule for 'scaled_matmul_wrapper' not implemented")
 
 
-def _scaled_matmul_batch(vals, dims, *, preferred_element_type):
+def _scaled_matmul_batch(axis, vals, dims, *, preferred_element_type):
   """Every operand batched at the front, the vmapped axis merged into ``B``, then split off."""
   from ember import lax
   size = batching.batch_size(vals, dims)

@@ -57,8 +57,8 @@ def _batch(axis, vals, dims, *, sharding, **params):
 
 
 sharding_constraint_p.def_rules(abstract_eval=_abstract_eval, impl=_impl, lower=_lower)
-sharding_constraint_p.batch_with_axis = _batch
+sharding_constraint_p.def_rules(batch=_batch)
 deflinear_unary(sharding_constraint_p, _transpose)
-sharding_constraint_p.pp_params = lambda params: {
+sharding_constraint_p.def_rules(pp_params=lambda params: {
     "context_mesh": _Text("Mesh()"), "layout": params["layout"], "sharding": params["sharding"],
-    "unconstrained_dims": _Text("frozenset({})")}
+    "unconstrained_dims": _Text("frozenset({})")})

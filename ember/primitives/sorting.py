@@ -22,7 +22,7 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.backend.lowering import LoweringContext, Value, i64_array
 from ember.primitives.elementwise import _real_dtype
 from ember.primitives.reductions import compare
@@ -122,7 +122,7 @@ def _sort_jvp(primals, tangents, *, dimension: int, is_stable, num_keys: int):
                 else _take_along(t, idx, dimension, np.int64) for o, t in zip(outs, tangents)]
 
 
-def _sort_batch(vals, dims, *, dimension: int, is_stable, num_keys: int):
+def _sort_batch(axis, vals, dims, *, dimension: int, is_stable, num_keys: int):
   """Every operand batched at one axis (unbatched ones broadcast), sorted along the renumbered
   ``dimension``: each example's lanes sort independently."""
   operands, d = at_common_batch_axis(vals, dims)
@@ -186,7 +186,7 @@ def _top_k_jvp(primals, tangents, *, k: int, axis: int):
   return [values, indices], [_take_along(tangents[0], idx, axis), idx_zero]
 
 
-def _top_k_batch(vals, dims, *, k: int, axis: int):
+def _top_k_batch(axis_data, vals, dims, *, k: int, axis: int):
   """The batch axis stays where it is; ``axis`` is renumbered around it (the lowering moves
   ``axis`` last for ``chlo.top_k``, carrying the batch axis along as an ordinary one)."""
   (x,), (d,) = vals, dims
@@ -195,3 +195,10 @@ def _top_k_batch(vals, dims, *, k: int, axis: int):
 
 
 top_k_p.def_rules(jvp=_top_k_jvp, batch=_top_k_batch)
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (sort_p, top_k_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

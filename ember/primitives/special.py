@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember import dtypes
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive
 from ember.primitives.elementwise import (FLOAT, _defjvp, broadcast_shapes, broadcast_tangent,
                                           hlo_lowering, lax, naryop_abstract_eval)
 from ember.primitives.lower_fun import lower_fun
@@ -25,7 +25,6 @@ __all__ = []  # primitives are reached through ember.lax
 # --- zeta -------------------------------------------------------------------------------------
 
 zeta_p = Primitive("zeta")
-zeta_p.nargs = 2
 zeta_p.def_rules(abstract_eval=naryop_abstract_eval("zeta", FLOAT), lower=hlo_lowering("chlo.zeta"),
                  batch=batching.broadcast_batcher(zeta_p))
 zeta_p.def_unsupported("jvp", "JAX defines no derivative of zeta; stop its gradient with "
@@ -116,9 +115,15 @@ def _betainc_x_jvp(g, a, b, x):
 
 
 regularized_incomplete_beta_p = Primitive("regularized_incomplete_beta")
-regularized_incomplete_beta_p.nargs = 3
 regularized_incomplete_beta_p.def_rules(
     abstract_eval=naryop_abstract_eval("regularized_incomplete_beta", FLOAT),
     lower=lower_fun(_betainc_impl),
     batch=batching.broadcast_batcher(regularized_incomplete_beta_p))
 _defjvp(regularized_incomplete_beta_p, _betainc_ab_jvp, _betainc_ab_jvp, _betainc_x_jvp)
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (zeta_p, regularized_incomplete_beta_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

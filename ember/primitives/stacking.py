@@ -65,7 +65,7 @@ def _stack_transpose(ct, *xs, axis):
   return list(unstack_p.bind(ct, axis=axis))
 
 
-def _stack_batch(vals, dims, *, axis):
+def _stack_batch(axis_data, vals, dims, *, axis):
   size = batching.batch_size(vals, dims)
   front = [_to_front(v, d, size) for v, d in zip(vals, dims)]
   return stack_p.bind(*front, axis=axis + 1), 0
@@ -113,7 +113,7 @@ def _unstack_transpose(cts, x, *, axis):
   return [stack_p.bind(*[instantiate(ct, piece) for ct in cts], axis=axis)]
 
 
-def _unstack_batch(vals, dims, *, axis):
+def _unstack_batch(axis_data, vals, dims, *, axis):
   (x,), (d,) = vals, dims
   inner = batched_axis(axis, d)
   outs = unstack_p.bind(x, axis=inner)
@@ -159,7 +159,7 @@ def _tile_transpose(ct, aval, *, reps):
   return lax.reduce_sum(wide, tuple(range(0, 2 * len(reps), 2)))
 
 
-def _tile_batch(vals, dims, *, reps):
+def _tile_batch(axis, vals, dims, *, reps):
   (x,), (d,) = vals, dims
   return tile_p.bind(x, reps=reps[:d] + (1,) + reps[d:]), d
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ember import dtypes
 from ember.core.aval import ShapedArray
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NO_OPERANDS, Primitive, get_aval
 from ember.backend.array import check_size
 from ember.backend.dispatch import apply_primitive
 from ember.backend.lowering import LoweringContext, Value, i64_array
@@ -36,12 +36,6 @@ def check_shapelike(fun: str, arg: str, obj: Sequence[int]) -> None:
   """``obj`` must be a sequence of nonnegative integers."""
   if any(d < 0 for d in obj):
     raise TypeError(f"{fun} {arg} must have every element be nonnegative, got {tuple(obj)}.")
-
-
-def check_creation(fun: str, shape: tuple[int, ...], dtype) -> None:
-  """Shape checks of ops that create a (possibly large) array."""
-  check_shapelike(fun, "shape", shape)
-  check_size(shape, dtype)
 
 
 def _is_permutation(perm: Sequence[int], ndim: int) -> bool:
@@ -123,11 +117,11 @@ def _broadcast_in_dim_pp(params):
 broadcast_in_dim_p = Primitive("broadcast_in_dim")
 broadcast_in_dim_p.def_rules(abstract_eval=_broadcast_in_dim_abstract_eval,
                              lower=_broadcast_in_dim_lower)
-broadcast_in_dim_p.pp_params = _broadcast_in_dim_pp
+broadcast_in_dim_p.def_rules(pp_params=_broadcast_in_dim_pp)
 # A broadcast to the operand's own shape stages no equation (JAX's forwarding rule).
-broadcast_in_dim_p.staging_forward = lambda avals, params: 0 if (
+broadcast_in_dim_p.def_rules(staging_forward=lambda avals, params: 0 if (
     tuple(params["shape"]) == avals[0].shape and params.get("sharding") is None
-    and tuple(params["broadcast_dimensions"]) == tuple(range(avals[0].ndim))) else None
+    and tuple(params["broadcast_dimensions"]) == tuple(range(avals[0].ndim))) else None)
 
 
 def _broadcast_in_dim_transpose(ct, aval, *, shape, broadcast_dimensions, sharding):
@@ -142,7 +136,7 @@ def _broadcast_in_dim_transpose(ct, aval, *, shape, broadcast_dimensions, shardi
 deflinear_unary(broadcast_in_dim_p, _broadcast_in_dim_transpose)
 
 
-def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions, sharding):
+def _broadcast_in_dim_batch(axis, vals, dims, *, shape, broadcast_dimensions, sharding):
   """The operand's batch axis maps to a new output axis placed just after the output axis of
   the operand axis before it: no transpose, and sorted dimensions stay sorted. Shifted
   dimensions are np.int64 because JAX's rule computes them with NumPy (its jaxprs print so)."""
@@ -201,7 +195,7 @@ def _reshape_transpose(ct, aval, *, new_sizes, dimensions, sharding):
 deflinear_unary(reshape_p, _reshape_transpose)
 
 
-def _reshape_batch(vals, dims, *, new_sizes, dimensions, sharding):
+def _reshape_batch(axis, vals, dims, *, new_sizes, dimensions, sharding):
   """Row-major reshapes keep a first or a last axis whole: a batch axis that is last stays
   there, any other moves to the front."""
   (x,), (d,) = vals, dims
@@ -250,7 +244,7 @@ def _squeeze_transpose(ct, aval, *, dimensions):
 deflinear_unary(squeeze_p, _squeeze_transpose)
 
 
-def _squeeze_batch(vals, dims, *, dimensions):
+def _squeeze_batch(axis, vals, dims, *, dimensions):
   (x,), (d,) = vals, dims
   out_d = d - sum(a < d for a in dimensions)
   return squeeze_p.bind(x, dimensions=tuple(batched_axis(a, d) for a in dimensions)), out_d
@@ -281,7 +275,7 @@ def _transpose_transpose(ct, aval, *, permutation):
 deflinear_unary(transpose_p, _transpose_transpose)
 
 
-def _transpose_batch(vals, dims, *, permutation):
+def _transpose_batch(axis, vals, dims, *, permutation):
   """One transpose that also brings the batch axis to the front (as JAX's rule does)."""
   (x,), (d,) = vals, dims
   perm = (d,) + tuple(batched_axis(p, d) for p in permutation)
@@ -314,7 +308,7 @@ rev_p.def_rules(abstract_eval=_rev_abstract_eval, lower=_rev_lower)
 deflinear_unary(rev_p, lambda ct, aval, *, dimensions: rev_p.bind(ct, dimensions=dimensions))
 
 
-def _rev_batch(vals, dims, *, dimensions):
+def _rev_batch(axis, vals, dims, *, dimensions):
   (x,), (d,) = vals, dims
   return rev_p.bind(x, dimensions=tuple(batched_axis(a, d) for a in dimensions)), d
 
@@ -381,7 +375,7 @@ def _slice_transpose(ct, aval, *, start_indices, limit_indices, strides):
 deflinear_unary(slice_p, _slice_transpose)
 
 
-def _slice_batch(vals, dims, *, start_indices, limit_indices, strides):
+def _slice_batch(axis, vals, dims, *, start_indices, limit_indices, strides):
   """The batch axis is taken whole."""
   (x,), (d,) = vals, dims
   def insert(seq, value):
@@ -574,7 +568,7 @@ def _concatenate_transpose(ct, *xs, dimension):
 deflinear(concatenate_p, _concatenate_transpose)
 
 
-def _concatenate_batch(vals, dims, *, dimension):
+def _concatenate_batch(axis, vals, dims, *, dimension):
   xs, d = at_common_batch_axis(vals, dims)
   return concatenate_p.bind(*xs, dimension=batched_axis(dimension, d)), d
 
@@ -624,7 +618,7 @@ def _split_transpose(cts, x, *, sizes, axis):
   return [concatenate_p.bind(*[instantiate(ct) for ct in cts], dimension=axis)]
 
 
-def _split_batch(vals, dims, *, sizes, axis):
+def _split_batch(axis_data, vals, dims, *, sizes, axis):
   (x,), (d,) = vals, dims
   return split_p.bind(x, sizes=sizes, axis=batched_axis(axis, d)), [d] * len(sizes)
 
@@ -709,7 +703,7 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
 deflinear(pad_p, _pad_transpose)
 
 
-def _pad_batch(vals, dims, *, padding_config):
+def _pad_batch(axis, vals, dims, *, padding_config):
   """The batch axis gets no padding. A padding value that differs between examples cannot be
   pad's scalar: pad with zeros, then select each example's value where a padded all-True mask
   is False (an unbatched operand is broadcast at the front first)."""
@@ -766,3 +760,10 @@ def _iota_jvp(primals, tangents, **params):
 iota_p.def_rules(jvp=_iota_jvp)
 iota_p.def_unsupported("batch", "iota has no operands, so vmap never batches it (it runs "
                        "unbatched, the same for every example)")
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (iota_p,):
+  _p.def_unsupported("transpose", NO_OPERANDS)
+del _p

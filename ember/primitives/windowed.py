@@ -33,9 +33,9 @@ import numpy as np
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr, jaxpr_as_fun
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
-from ember.core.trace import Primitive, get_aval
+from ember.core.trace import NOT_LINEAR, Primitive, get_aval
 from ember.backend.array import check_size
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.backend.lowering import LoweringContext, Value, i64_array, lower_jaxpr
 from ember.primitives.convolution import (check_dims, check_int64, dilate_shape, padding_attr,
                                           stride_dim, vjp_lhs_padding)
@@ -140,7 +140,7 @@ def _monoid_lower(kind: str, op_name: str):
 
 
 def _monoid_batch(prim: Primitive):
-  def batch(vals, dims, **params):
+  def batch(axis, vals, dims, **params):
     (x,), (d,) = vals, dims
     return prim.bind(x, **_with_unit_window(params, d)), d
   return batch
@@ -249,7 +249,7 @@ def _gather_transpose(ct, t, x, *, select_prim, window_dimensions, window_stride
 
 def _front_batch(prim: Primitive):
   """Both operands batched at the front, with a window of one along the batch."""
-  def batch(vals, dims, **params):
+  def batch(axis, vals, dims, **params):
     size = batching.batch_size(vals, dims)
     vals = [batching.bdim_at_front(v, d, size) for v, d in zip(vals, dims)]
     return prim.bind(*vals, **_with_unit_window(params, 0)), 0
@@ -375,7 +375,7 @@ def _reduce_window_lower(ctx: LoweringContext, *args, jaxpr, consts, **params):
                 regions=[_jaxpr_region(ctx, jaxpr, consts, inits)])
 
 
-_jvp_jaxprs = LRUCache(256)
+_jvp_jaxprs = BoundedCache(256)
 
 
 def _jvp_reducer(jaxpr: Jaxpr, consts: tuple, n: int) -> ClosedJaxpr:
@@ -423,7 +423,7 @@ def _reduce_window_partial_eval(trace, args, params):
                    "differentiable.)")
 
 
-def _reduce_window_batch(vals, dims, *, jaxpr, consts, **params):
+def _reduce_window_batch(axis, vals, dims, *, jaxpr, consts, **params):
   n = len(vals) // 2
   if any(d is not None for d in dims[n:]):
     raise NotImplementedError("reduce_window batching is not implemented for initial values")
@@ -504,7 +504,7 @@ def _reduce_jvp(primals, tangents, *, computation, jaxpr, dimensions):
                   tangents[:n])
 
 
-def _reduce_batch(vals, dims, *, computation, jaxpr, dimensions):
+def _reduce_batch(axis, vals, dims, *, computation, jaxpr, dimensions):
   n = len(vals) // 2
   if any(d is not None for d in dims[n:]):
     raise NotImplementedError("lax.reduce batching is not implemented for initial values that "
@@ -526,4 +526,11 @@ def _reduce_pp_params(params: dict) -> dict:
 reduce_p = Primitive("reduce", multiple_results=True)
 reduce_p.def_rules(abstract_eval=_reduce_abstract_eval, lower=_reduce_lower, jvp=_reduce_jvp,
                    batch=_reduce_batch)
-reduce_p.pp_params = _reduce_pp_params
+reduce_p.def_rules(pp_params=_reduce_pp_params)
+
+
+# --- rules these primitives do not have -------------------------------------------------------
+
+for _p in (reduce_window_max_p, reduce_window_min_p, reduce_p):
+  _p.def_unsupported("transpose", NOT_LINEAR)
+del _p

@@ -54,3 +54,8 @@ __all__ = [
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
     "multivariate_normal", "generalized_normal", "ball", "orthogonal",
 ]
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

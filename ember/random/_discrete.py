@@ -28,7 +28,8 @@ import numpy as np
 from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
-from ember.numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
+from ember.numpy._util import (canonicalize_axis, check_arraylike, check_out_sharding,
+                               promote_dtypes_inexact)
 from ember.random._prng import (canonicalize_shape, check_key, jitted, random_bits,
                                 split_keys)
 from ember.random._samplers import (as_dtype, check_gumbel_mode, check_shape, float_args,
@@ -91,7 +92,7 @@ def randint_sample(key, minval, maxval, *, shape, dtype):
   return lax.add(minval, as_dtype(lax.rem(offset, span), dtype))
 
 
-def randint(key, shape, minval, maxval, dtype=None):
+def randint(key, shape, minval, maxval, dtype=None, *, out_sharding=None):
   """Uniform integers in ``[minval, maxval)``; bounds outside the dtype are clipped to it.
 
   Example:
@@ -99,6 +100,7 @@ def randint(key, shape, minval, maxval, dtype=None):
       >>> randint(ember.random.PRNGKey(42), (6,), 0, 10)
       Array([4, 4, 1, 9, 9, 9], dtype=int32)
   """
+  check_out_sharding("randint", out_sharding)
   data, _ = check_key("randint", key)
   dtype = _int_dtype("randint", dtype)
   if not dtypes.is_integer(dtype):
@@ -121,7 +123,7 @@ def bernoulli_sample(key, p, *, shape, mode):
   return jnp.less(lax.mul(u2, np.asarray(dtypes.finfo(dtype).eps, dtype)), jnp.subtract(p, u1))
 
 
-def bernoulli(key, p=0.5, shape=None, mode="low"):
+def bernoulli(key, p=0.5, shape=None, mode="low", *, out_sharding=None):
   """Booleans that are True with probability ``p``.
 
   Example:
@@ -129,6 +131,7 @@ def bernoulli(key, p=0.5, shape=None, mode="low"):
       >>> bernoulli(ember.random.PRNGKey(42), 0.3, (4,))
       Array([False, False, False, False], dtype=bool)
   """
+  check_out_sharding("bernoulli", out_sharding)
   data, _ = check_key("bernoulli", key)
   if mode not in ("high", "low"):
     raise ValueError(f"got mode={mode!r}, expected 'high' or 'low'")
@@ -145,7 +148,7 @@ def rademacher_sample(key, *, shape, dtype):
   return lax.sub(lax.mul(np.asarray(2, dtype), b), np.asarray(1, dtype))
 
 
-def rademacher(key, shape=(), dtype=None):
+def rademacher(key, shape=(), dtype=None, *, out_sharding=None):
   """-1 or 1 with equal probability.
 
   Example:
@@ -153,6 +156,7 @@ def rademacher(key, shape=(), dtype=None):
       >>> rademacher(ember.random.PRNGKey(42), (4,))
       Array([ 1, -1, -1, -1], dtype=int32)
   """
+  check_out_sharding("rademacher", out_sharding)
   data, _ = check_key("rademacher", key)
   shape = canonicalize_shape(shape, "rademacher")
   return jitted(rademacher_sample, shape=shape, dtype=_int_dtype("rademacher", dtype))(data)
@@ -169,7 +173,7 @@ def _geometric(key, p, *, shape, dtype):
   return as_dtype(n, dtype)
 
 
-def geometric(key, p, shape=None, dtype=None):
+def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
   """The number of Bernoulli(p) trials up to the first success (at least 1).
 
   Example:
@@ -177,6 +181,7 @@ def geometric(key, p, shape=None, dtype=None):
       >>> geometric(ember.random.PRNGKey(42), 0.5, (4,))
       Array([2, 1, 1, 1], dtype=int32)
   """
+  check_out_sharding("geometric", out_sharding)
   data, _ = check_key("geometric", key)
   dtype = _int_dtype("geometric", dtype)
   if not dtypes.is_integer(dtype):
@@ -436,7 +441,7 @@ def _categorical(key, logits, *, axis, shape, replace, mode):
   return jnp.moveaxis(idx, -1, 0).reshape(shape)
 
 
-def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
+def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None, *, out_sharding=None):
   """Class indices drawn with log-probabilities ``logits`` along ``axis``.
 
   ``shape`` must end with the logits' shape without ``axis``; its leading dimensions are
@@ -447,6 +452,7 @@ def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
       >>> categorical(ember.random.PRNGKey(42), jnp.log(jnp.array([.1, .2, .7])), shape=(6,))
       Array([2, 2, 2, 2, 1, 2], dtype=int32)
   """
+  check_out_sharding("categorical", out_sharding)
   data, _ = check_key("categorical", key)
   check_arraylike("categorical", logits)
   logits = jnp.asarray(logits)
@@ -491,7 +497,7 @@ def _permute_along(key, x, *, axis):
   return jnp.take(x, idx, axis=axis, unique_indices=True)
 
 
-def permutation(key, x, axis=0, independent=False):
+def permutation(key, x, axis=0, independent=False, *, out_sharding=None):
   """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis``
   (the same one for every slice, unless ``independent``).
 
@@ -500,6 +506,7 @@ def permutation(key, x, axis=0, independent=False):
       >>> permutation(ember.random.PRNGKey(42), 6)
       Array([4, 2, 5, 3, 0, 1], dtype=int32)
   """
+  check_out_sharding("permutation", out_sharding)
   data, _ = check_key("permutation", key)
   check_arraylike("permutation", x)
   if not np.ndim(x):

@@ -28,7 +28,7 @@ import numpy as np
 from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
-from ember.numpy._util import check_arraylike
+from ember.numpy._util import check_arraylike, check_out_sharding
 from ember.random._discrete import rademacher_sample
 from ember.random._prng import (canonicalize_shape, check_key, current_impl, jitted, split_keys,
                                 threefry_prng_impl)
@@ -129,7 +129,7 @@ def _gamma_args(name, key, a, shape, dtype):
   return data, sample_shape(name, shape, a), dtype
 
 
-def gamma(key, a, shape=None, dtype=None):
+def gamma(key, a, shape=None, dtype=None, *, out_sharding=None):
   """Gamma samples with shape ``a`` and unit scale, differentiable in ``a`` (each sample moves
   with ``a`` at a fixed CDF value).
 
@@ -140,11 +140,12 @@ def gamma(key, a, shape=None, dtype=None):
       >>> ember.grad(lambda a: gamma(ember.random.PRNGKey(42), a, (4,)).sum())(2.5)
       Array(4.4196906, dtype=float32, weak_type=True)
   """
+  check_out_sharding("gamma", out_sharding)
   data, shape, dtype = _gamma_args("gamma", key, a, shape, dtype)
   return jitted(gamma_sample, shape=shape, dtype=dtype, log_space=False)(data, a)
 
 
-def loggamma(key, a, shape=None, dtype=None):
+def loggamma(key, a, shape=None, dtype=None, *, out_sharding=None):
   """Logs of Gamma(a) samples, accurate where the samples themselves underflow (small ``a``).
 
   Example:
@@ -152,6 +153,7 @@ def loggamma(key, a, shape=None, dtype=None):
       >>> loggamma(ember.random.PRNGKey(42), 2.0, (3,))
       Array([1.3008772, 0.0883638, 1.2532883], dtype=float32)
   """
+  check_out_sharding("loggamma", out_sharding)
   data, shape, dtype = _gamma_args("loggamma", key, a, shape, dtype)
   return jitted(gamma_sample, shape=shape, dtype=dtype, log_space=True)(data, a)
 
@@ -168,7 +170,7 @@ def _beta(key, a, b, *, shape, dtype):
   return lax.div(ga, lax.add(ga, gb))
 
 
-def beta(key, a, b, shape=None, dtype=None):
+def beta(key, a, b, shape=None, dtype=None, *, out_sharding=None):
   """Beta(a, b) samples: ``x / (x + y)`` for x ~ Gamma(a), y ~ Gamma(b).
 
   Example:
@@ -176,6 +178,7 @@ def beta(key, a, b, shape=None, dtype=None):
       >>> beta(ember.random.PRNGKey(42), 2.0, 3.0, (2,))
       Array([0.43196177, 0.3128183 ], dtype=float32)
   """
+  check_out_sharding("beta", out_sharding)
   data, _ = check_key("beta", key)
   dtype = float_dtype("beta", dtype)
   shape = sample_shape("beta", shape, a, b)
@@ -188,7 +191,7 @@ def _dirichlet(key, alpha, *, shape, dtype):
   return lax.div(e, jnp.sum(e, axis=-1, keepdims=True))
 
 
-def dirichlet(key, alpha, shape=None, dtype=None):
+def dirichlet(key, alpha, shape=None, dtype=None, *, out_sharding=None):
   """Dirichlet samples: the softmax of loggamma samples along alpha's last axis.
 
   Example:
@@ -196,6 +199,7 @@ def dirichlet(key, alpha, shape=None, dtype=None):
       >>> dirichlet(ember.random.PRNGKey(42), jnp.array([1., 2., 3.]))
       Array([0.26473245, 0.1347997 , 0.60046774], dtype=float32)
   """
+  check_out_sharding("dirichlet", out_sharding)
   data, _ = check_key("dirichlet", key)
   dtype = float_dtype("dirichlet", dtype)
   alpha_shape = np.shape(alpha)
@@ -212,7 +216,7 @@ def _chisquare(key, df, *, shape, dtype):
   return lax.mul(lax.exp(gamma_sample(key, half, shape=shape, dtype=dtype, log_space=True)), two)
 
 
-def chisquare(key, df, shape=None, dtype=None):
+def chisquare(key, df, shape=None, dtype=None, *, out_sharding=None):
   """Chi-square samples with ``df`` degrees of freedom: ``2 * Gamma(df / 2)``.
 
   Example:
@@ -220,6 +224,7 @@ def chisquare(key, df, shape=None, dtype=None):
       >>> chisquare(ember.random.PRNGKey(42), 2.0, (3,))
       Array([4.2906604, 0.6631682, 4.0144925], dtype=float32)
   """
+  check_out_sharding("chisquare", out_sharding)
   data, _ = check_key("chisquare", key)
   dtype = float_dtype("chisquare", dtype)
   shape = sample_shape("chisquare", shape, df)
@@ -234,7 +239,7 @@ def _t(key, df, *, shape, dtype):
   return lax.mul(n, lax.sqrt(lax.div(half, g)))
 
 
-def t(key, df, shape=(), dtype=None):
+def t(key, df, shape=None, dtype=None, *, out_sharding=None):
   """Student's t samples: ``n * sqrt(df / 2 / g)`` for n normal, g ~ Gamma(df / 2).
 
   Example:
@@ -242,6 +247,7 @@ def t(key, df, shape=(), dtype=None):
       >>> t(ember.random.PRNGKey(42), 3.0, (3,))
       Array([ 0.08987478, -1.7357467 ,  2.352019  ], dtype=float32)
   """
+  check_out_sharding("t", out_sharding)
   data, _ = check_key("t", key)
   dtype = float_dtype("t", dtype)
   shape = sample_shape("t", shape, df)
@@ -257,7 +263,7 @@ def _f(key, dfnum, dfden, *, shape, dtype):
   return lax.div(num, den)
 
 
-def f(key, dfnum, dfden, shape=(), dtype=None):
+def f(key, dfnum, dfden, shape=None, dtype=None, *, out_sharding=None):
   """F samples: the ratio of chi-squares over their degrees of freedom.
 
   Example:
@@ -265,6 +271,7 @@ def f(key, dfnum, dfden, shape=(), dtype=None):
       >>> f(ember.random.PRNGKey(42), 2.0, 5.0, (3,))
       Array([0.6068869 , 0.07628862, 0.13752663], dtype=float32)
   """
+  check_out_sharding("f", out_sharding)
   data, _ = check_key("f", key)
   dtype = float_dtype("f", dtype)
   shape = sample_shape("f", shape, dfnum, dfden)
@@ -343,7 +350,7 @@ def _poisson(key, lam, *, shape, dtype):
   return lax.select(lax.eq(lam, np.float32(0)), jnp.zeros_like(out), out)
 
 
-def poisson(key, lam, shape=None, dtype=None):
+def poisson(key, lam, shape=None, dtype=None, *, out_sharding=None):
   """Poisson samples with rate ``lam`` (computed in float32, as in JAX).
 
   Example:
@@ -351,6 +358,7 @@ def poisson(key, lam, shape=None, dtype=None):
       >>> poisson(ember.random.PRNGKey(42), 3.0, (6,))
       Array([6, 2, 2, 1, 5, 2], dtype=int32)
   """
+  check_out_sharding("poisson", out_sharding)
   data, _ = check_key("poisson", key)
   if data._impl.name != "threefry2x32":  # JAX's sampler relies on threefry's splits
     raise NotImplementedError("`poisson` is only implemented for the threefry2x32 RNG, not "
@@ -380,7 +388,8 @@ def _multivariate_normal(key, mean, cov, *, shape, dtype, method):
   return jnp.add(mean, jnp.einsum("...ij,...j->...i", factor, n))
 
 
-def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky"):
+def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky", *,
+                        out_sharding=None):
   """Normal samples with mean ``mean`` and covariance ``cov`` (batched over leading axes), by a
   factor of the covariance: ``method`` is 'cholesky', 'eigh' or 'svd'.
 
@@ -390,6 +399,7 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
       >>> multivariate_normal(ember.random.PRNGKey(42), jnp.zeros(2), jnp.eye(2), (1,))
       Array([[-0.02830462,  0.46713185]], dtype=float32)
   """
+  check_out_sharding("multivariate_normal", out_sharding)
   data, _ = check_key("multivariate_normal", key)
   if method not in {"svd", "eigh", "cholesky"}:
     raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
@@ -422,7 +432,7 @@ def _generalized_normal(key, inv_p, *, shape, dtype):
   return jnp.multiply(r, jnp.power(g, inv_p))
 
 
-def generalized_normal(key, p, shape=(), dtype=None):
+def generalized_normal(key, p, shape=(), dtype=None, *, out_sharding=None):
   """Samples with density proportional to ``exp(-|x| ** p)``: a random sign times
   ``Gamma(1 / p) ** (1 / p)``.
 
@@ -431,6 +441,7 @@ def generalized_normal(key, p, shape=(), dtype=None):
       >>> generalized_normal(ember.random.PRNGKey(42), 2.0, (3,))
       Array([-0.7670091 , -0.22936897,  0.96897703], dtype=float32)
   """
+  check_out_sharding("generalized_normal", out_sharding)
   data, _ = check_key("generalized_normal", key)
   dtype = float_dtype("generalized_normal", dtype)
   shape = sample_shape("generalized_normal", shape, p)
@@ -446,7 +457,7 @@ def _ball(key, p, inv_p, *, shape, dtype, d):
   return jnp.divide(g, norm[..., None])
 
 
-def ball(key, d, p=2, shape=(), dtype=None):
+def ball(key, d, p=2, shape=(), dtype=None, *, out_sharding=None):
   """Samples uniform in the unit ``p``-norm ball of dimension ``d`` (shape ``shape + (d,)``).
 
   Example:
@@ -454,6 +465,7 @@ def ball(key, d, p=2, shape=(), dtype=None):
       >>> ball(ember.random.PRNGKey(42), 2)
       Array([0.3234561 , 0.06134896], dtype=float32)
   """
+  check_out_sharding("ball", out_sharding)
   data, _ = check_key("ball", key)
   d = operator.index(d)
   dtype = float_dtype("ball", dtype)
@@ -470,7 +482,7 @@ def _orthogonal(key, *, shape, dtype, n, m):
   return jnp.swapaxes(jnp.conj(x), -1, -2) if n < m else x
 
 
-def orthogonal(key, n, shape=(), dtype=None, m=None):
+def orthogonal(key, n, shape=(), dtype=None, m=None, *, out_sharding=None):
   """Haar-random ``n x m`` matrices with orthonormal columns (rows when ``n < m``).
 
   Example:
@@ -479,6 +491,7 @@ def orthogonal(key, n, shape=(), dtype=None, m=None):
       >>> q.shape, bool(jnp.allclose(q.T @ q, jnp.eye(3), atol=1e-6))
       ((3, 3), True)
   """
+  check_out_sharding("orthogonal", out_sharding)
   data, _ = check_key("orthogonal", key)
   n = operator.index(n)
   m = n if m is None else operator.index(m)

@@ -43,7 +43,7 @@ from ember.config import config
 from ember.core.aval import ShapeDtypeStruct, ShapedArray
 from ember.core.trace import EVAL_TRACE as _EVAL_TRACE, Primitive, Tracer, get_aval
 from ember.core.trace import _state as _tracing_state
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.lax.structural import canonicalize_shape as _lax_canonicalize_shape
 from ember.primitives.elementwise import broadcast_shapes
 from ember.primitives.lower_fun import lower_fun
@@ -405,7 +405,7 @@ def random_bits(key, bit_width: int, shape):
 
 # --- jitted entry points ----------------------------------------------------------------------
 
-_JITTED = LRUCache(1024)
+_JITTED = BoundedCache(1024)
 
 
 def jitted(fn: Callable, *, impl: PRNGImpl | None = None, **static) -> Callable:
@@ -801,14 +801,22 @@ def key_dtype(impl_spec=None) -> KeyDType:
   return key_dtype_of(resolve_impl(impl_spec))
 
 
-def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
-  """Typed keys over raw key data of shape ``(..., *key_shape)``, dtype uint32.
+def wrap_key_data(key_bits_array, *, impl=None, dtype=None) -> PRNGKeyArray:
+  """Typed keys over raw key data of shape ``(..., *key_shape)``, dtype uint32. The
+  implementation is ``impl``, or the one of the key dtype ``dtype`` (one of the two at most).
 
   Example:
       >>> import ember.numpy as jnp
       >>> wrap_key_data(jnp.zeros((3, 2), jnp.uint32)).shape
       (3,)
+      >>> wrap_key_data(jnp.zeros(2, jnp.uint32), dtype=key(0).dtype).dtype
+      key<fry>
   """
+  if dtype is not None:
+    if impl is not None:
+      raise ValueError("Cannot specify both `impl` and `dtype` arguments to "
+                       "jax.random.wrap_key_data")
+    impl = dtype._impl if isinstance(dtype, KeyDType) else dtype
   impl = resolve_impl(impl)
   if type(key_bits_array) is PRNGKeyArray:
     raise _invalid("expected key_data.ndim >= 1; got ndim=0")
@@ -904,13 +912,15 @@ def _bits(key, *, bit_width, shape):
   return random_bits(key, bit_width, shape)
 
 
-def bits(key, shape=(), dtype=None):
+def bits(key, shape=(), dtype=None, *, out_sharding=None):
   """Uniformly random unsigned integers (uint32, or uint64 with x64 on, by default).
 
   Example:
       >>> bits(PRNGKey(0), (4,))
       Array([4070199207, 4202968722, 1427181096, 2012915765], dtype=uint32)
   """
+  from ember.numpy._util import check_out_sharding
+  check_out_sharding("bits", out_sharding)
   keys, _ = check_key("bits", key)
   if dtype is None:
     dtype = dtypes.default_uint_dtype()

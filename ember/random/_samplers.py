@@ -20,7 +20,7 @@ import numpy as np
 from ember import dtypes, lax
 from ember import numpy as jnp
 from ember.core.trace import get_aval
-from ember.numpy._util import broadcast_shapes, check_arraylike
+from ember.numpy._util import broadcast_shapes, check_arraylike, check_out_sharding
 from ember.random._prng import (canonicalize_shape, check_key, jitted, random_bits,
                                 split_keys)
 
@@ -120,7 +120,7 @@ def uniform_sample(key, minval, maxval, *, shape, dtype):
   return scale_floats(unit_floats(key, shape=shape, dtype=dtype), minval, maxval)
 
 
-def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0):
+def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0, *, out_sharding=None):
   """Uniform floats in ``[minval, maxval)``.
 
   Example:
@@ -128,6 +128,7 @@ def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0):
       >>> uniform(ember.random.PRNGKey(42), (3,))
       Array([0.48870957, 0.6797972 , 0.6162715 ], dtype=float32)
   """
+  check_out_sharding("uniform", out_sharding)
   data, _ = check_key("uniform", key)
   shape = canonicalize_shape(shape, "uniform")
   dtype = float_dtype("uniform", dtype)
@@ -160,7 +161,7 @@ def normal_sample(key, *, shape, dtype):
   return lax.div(z, _const(_const(np.sqrt(2), real), dtype))
 
 
-def normal(key, shape=(), dtype=None):
+def normal(key, shape=(), dtype=None, *, out_sharding=None):
   """Standard normal samples (real, or complex with unit variance for complex dtypes).
 
   Example:
@@ -168,6 +169,7 @@ def normal(key, shape=(), dtype=None):
       >>> normal(ember.random.PRNGKey(0), (2,))
       Array([1.6226422, 2.0252647], dtype=float32)
   """
+  check_out_sharding("normal", out_sharding)
   data, _ = check_key("normal", key)
   shape = canonicalize_shape(shape, "normal")
   dtype = float_dtype("normal", dtype, allow_complex=True)
@@ -186,7 +188,7 @@ def exponential_sample(key, *, shape, dtype):
   return lax.neg(lax.log1p(lax.neg(u)))
 
 
-def exponential(key, shape=(), dtype=None):
+def exponential(key, shape=(), dtype=None, *, out_sharding=None):
   """Exponential samples with rate 1: ``-log1p(-u)``.
 
   Example:
@@ -194,6 +196,7 @@ def exponential(key, shape=(), dtype=None):
       >>> exponential(ember.random.PRNGKey(42), (2,))
       Array([0.6708175, 1.1388006], dtype=float32)
   """
+  check_out_sharding("exponential", out_sharding)
   data, shape, dtype = float_args("exponential", key, shape, dtype)
   return jitted(exponential_sample, shape=shape, dtype=dtype)(data)
 
@@ -203,7 +206,7 @@ def _laplace(key, *, shape, dtype):
   return lax.mul(lax.sign(u), lax.log1p(lax.neg(lax.abs(u))))
 
 
-def laplace(key, shape=(), dtype=None):
+def laplace(key, shape=(), dtype=None, *, out_sharding=None):
   """Laplace samples with scale 1: ``sign(u) * log1p(-|u|)`` for u uniform in (-1, 1).
 
   Example:
@@ -211,6 +214,7 @@ def laplace(key, shape=(), dtype=None):
       >>> laplace(ember.random.PRNGKey(42), (3,))
       Array([ 0.02283965, -0.44565356, -0.2646729 ], dtype=float32)
   """
+  check_out_sharding("laplace", out_sharding)
   data, shape, dtype = float_args("laplace", key, shape, dtype)
   return jitted(_laplace, shape=shape, dtype=dtype)(data)
 
@@ -220,7 +224,7 @@ def _logistic(key, *, shape, dtype):
   return lax.sub(lax.log(u), lax.log1p(lax.neg(u)))
 
 
-def logistic(key, shape=(), dtype=None):
+def logistic(key, shape=(), dtype=None, *, out_sharding=None):
   """Standard logistic samples: ``log(u) - log1p(-u)``.
 
   Example:
@@ -228,6 +232,7 @@ def logistic(key, shape=(), dtype=None):
       >>> logistic(ember.random.PRNGKey(42), (3,))
       Array([-0.04516941,  0.7528398 ,  0.47375232], dtype=float32)
   """
+  check_out_sharding("logistic", out_sharding)
   data, shape, dtype = float_args("logistic", key, shape, dtype)
   return jitted(_logistic, shape=shape, dtype=dtype)(data)
 
@@ -254,7 +259,7 @@ def check_gumbel_mode(mode) -> str:
   return mode
 
 
-def gumbel(key, shape=(), dtype=None, mode=None):
+def gumbel(key, shape=(), dtype=None, mode=None, *, out_sharding=None):
   """Standard Gumbel samples: ``-log(-log(u))``; ``mode='high'`` spends two uniforms per sample
   for accuracy in the upper tail.
 
@@ -263,6 +268,7 @@ def gumbel(key, shape=(), dtype=None, mode=None):
       >>> gumbel(ember.random.PRNGKey(42), (3,))
       Array([0.3340934 , 0.95201945, 0.72553056], dtype=float32)
   """
+  check_out_sharding("gumbel", out_sharding)
   data, shape, dtype = float_args("gumbel", key, shape, dtype)
   return jitted(gumbel_sample, shape=shape, dtype=dtype, mode=check_gumbel_mode(mode))(data)
 
@@ -272,7 +278,7 @@ def _cauchy(key, *, shape, dtype):
   return lax.tan(lax.mul(_const(np.pi, dtype), lax.sub(u, _const(0.5, dtype))))
 
 
-def cauchy(key, shape=(), dtype=None):
+def cauchy(key, shape=(), dtype=None, *, out_sharding=None):
   """Standard Cauchy samples: ``tan(pi * (u - 1/2))``.
 
   Example:
@@ -280,6 +286,7 @@ def cauchy(key, shape=(), dtype=None):
       >>> cauchy(ember.random.PRNGKey(42), (3,))
       Array([-0.03548463,  0.6337261 ,  0.38244057], dtype=float32)
   """
+  check_out_sharding("cauchy", out_sharding)
   data, shape, dtype = float_args("cauchy", key, shape, dtype)
   return jitted(_cauchy, shape=shape, dtype=dtype)(data)
 
@@ -290,7 +297,7 @@ def _rayleigh(key, scale, *, shape, dtype):
   return lax.mul(scale, lax.sqrt(lax.mul(lax.log(u), _const(-2.0, dtype))))
 
 
-def rayleigh(key, scale, shape=None, dtype=None):
+def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
   """Rayleigh samples: ``scale * sqrt(-2 log u)``.
 
   Example:
@@ -298,6 +305,7 @@ def rayleigh(key, scale, shape=None, dtype=None):
       >>> rayleigh(ember.random.PRNGKey(42), 1.0, (3,))
       Array([1.1966511, 0.8785907, 0.9839387], dtype=float32)
   """
+  check_out_sharding("rayleigh", out_sharding)
   data, _ = check_key("rayleigh", key)
   dtype = float_dtype("rayleigh", dtype)
   shape = sample_shape("rayleigh", shape, scale)
@@ -328,7 +336,7 @@ def _pareto(key, b, *, shape, dtype):
   return lax.exp(jnp.divide(e, as_dtype(b, dtype)))
 
 
-def pareto(key, b, shape=None, dtype=None):
+def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
   """Pareto samples with shape ``b`` (and scale 1): ``exp(e / b)`` for e exponential.
 
   Example:
@@ -336,6 +344,7 @@ def pareto(key, b, shape=None, dtype=None):
       >>> pareto(ember.random.PRNGKey(42), 3.0, (3,))
       Array([1.2505779, 1.4617002, 1.3761275], dtype=float32)
   """
+  check_out_sharding("pareto", out_sharding)
   data, _ = check_key("pareto", key)
   dtype = float_dtype("pareto", dtype)
   shape = sample_shape("pareto", shape, b)
@@ -356,7 +365,7 @@ def _truncated_normal(key, lower, upper, *, shape, dtype):
   return jnp.minimum(hi, jnp.maximum(lo, out))
 
 
-def truncated_normal(key, lower, upper, shape=None, dtype=None):
+def truncated_normal(key, lower, upper, shape=None, dtype=None, *, out_sharding=None):
   """Standard normal samples conditioned on ``lower < x < upper``.
 
   Example:
@@ -364,6 +373,7 @@ def truncated_normal(key, lower, upper, shape=None, dtype=None):
       >>> truncated_normal(ember.random.PRNGKey(42), -1, 2, (3,))
       Array([0.14770006, 0.5684449 , 0.4210255 ], dtype=float32)
   """
+  check_out_sharding("truncated_normal", out_sharding)
   data, _ = check_key("truncated_normal", key)
   dtype = float_dtype("truncated_normal", dtype)
   shape = sample_shape("truncated_normal", shape, lower, upper)
@@ -378,7 +388,7 @@ def _lognormal(key, sigma, *, shape, dtype):
 _ONE = np.float32(1)  # JAX's default sigma
 
 
-def lognormal(key, sigma=_ONE, shape=None, dtype=None):
+def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
   """Log-normal samples: ``exp(sigma * n)`` for n standard normal.
 
   Example:
@@ -386,6 +396,7 @@ def lognormal(key, sigma=_ONE, shape=None, dtype=None):
       >>> lognormal(ember.random.PRNGKey(42), shape=(3,))
       Array([0.9720922, 1.5954118, 1.3440709], dtype=float32)
   """
+  check_out_sharding("lognormal", out_sharding)
   data, _ = check_key("lognormal", key)
   dtype = float_dtype("lognormal", dtype)
   shape = sample_shape("lognormal", shape, sigma)
@@ -397,7 +408,7 @@ def maxwell_sample(key, *, shape, dtype):
   return lax.sqrt(lax.reduce_sum(lax.mul(n, n), (len(shape),)))
 
 
-def maxwell(key, shape=(), dtype=None):
+def maxwell(key, shape=(), dtype=None, *, out_sharding=None):
   """Maxwell samples: the norm of 3 independent standard normals.
 
   Example:
@@ -405,6 +416,7 @@ def maxwell(key, shape=(), dtype=None):
       >>> maxwell(ember.random.PRNGKey(42), (3,))
       Array([0.5535825 , 0.29328507, 1.708603  ], dtype=float32)
   """
+  check_out_sharding("maxwell", out_sharding)
   data, shape, dtype = float_args("maxwell", key, shape, dtype)
   return jitted(maxwell_sample, shape=shape, dtype=dtype)(data)
 
@@ -424,7 +436,7 @@ def _wald(key, mean, *, shape, dtype):
   return lax.select(lax.le(z, lax.div(mean, lax.add(mean, x))), x, lax.div(mean_sq, x))
 
 
-def wald(key, mean, shape=None, dtype=None):
+def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
   """Wald (inverse Gaussian) samples with the given mean and unit shape parameter.
 
   Example:
@@ -432,6 +444,7 @@ def wald(key, mean, shape=None, dtype=None):
       >>> wald(ember.random.PRNGKey(42), 1.0, (3,))
       Array([1.0788625 , 1.61878   , 0.29691076], dtype=float32)
   """
+  check_out_sharding("wald", out_sharding)
   data, _ = check_key("wald", key)
   dtype = float_dtype("wald", dtype)
   shape = sample_shape("wald", shape, mean)
@@ -449,7 +462,7 @@ def _triangular(key, left, mode, right, *, shape, dtype):
   return lax.select(lax.lt(u, cut), below, above)
 
 
-def triangular(key, left, mode, right, shape=None, dtype=None):
+def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=None):
   """Triangular samples on ``[left, right]`` peaking at ``mode``, by the inverse CDF.
 
   Example:
@@ -457,6 +470,7 @@ def triangular(key, left, mode, right, shape=None, dtype=None):
       >>> triangular(ember.random.PRNGKey(42), 0.0, 1.0, 4.0, (3,))
       Array([1.5230088, 2.0397873, 1.8541338], dtype=float32)
   """
+  check_out_sharding("triangular", out_sharding)
   data, _ = check_key("triangular", key)
   dtype = float_dtype("triangular", dtype)
   shape = sample_shape("triangular", shape, left, mode, right)

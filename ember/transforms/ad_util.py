@@ -26,6 +26,7 @@ import numpy as np
 from ember import dtypes, pytree
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
+from ember.transforms.ops import ops
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined", "instantiate", "zeros_like_aval",
            "add_tangents", "tangent_aval", "bilinear_jvp", "defjvp", "deflinear", "deflinear_unary",
@@ -40,10 +41,6 @@ class Zero:
 
   def __init__(self, aval: ShapedArray):
     self.aval = aval
-
-  @staticmethod
-  def from_value(x) -> "Zero":
-    return Zero(tangent_aval(get_aval(x)))
 
   def __repr__(self):
     return f"Zero({self.aval.str_short(short_dtypes=False)})"
@@ -72,14 +69,12 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
 
 
 def zeros_like_aval(aval: ShapedArray):
-  from ember import lax
   if aval.dtype == float0:
     return np.zeros(aval.shape, float0)
-  zero = lax._convert_element_type(0, aval.dtype, aval.weak_type)  # zeros keep the weak type
-  zeros = lax.broadcast(zero, aval.shape) if aval.shape else zero
+  zero = ops.convert(0, aval.dtype, aval.weak_type)  # zeros keep the weak type
+  zeros = ops.broadcast(zero, aval.shape) if aval.shape else zero
   if aval.vma:  # inside shard_map: zeros of a value that varies over mesh axes vary too
-    from ember.primitives.collectives import pvary
-    return pvary(zeros, aval.vma.names)
+    return ops.pvary(zeros, aval.vma.names)
   return zeros
 
 
@@ -108,7 +103,7 @@ add_any_p.def_rules(
     transpose=lambda ct, x, y: [ct, ct])
 
 
-def _add_any_batch(vals, dims):
+def _add_any_batch(axis, vals, dims):
   from ember.transforms.batching import batch_size, matchaxis
   (x, y), (dx, dy) = vals, dims
   if dx == dy:
@@ -129,25 +124,22 @@ def add_tangents(a, b):
   return add_any_p.bind(a, b)
 
 
-def _out_aval(prim, primals, params) -> ShapedArray:
-  return prim.abstract(tuple(get_aval(p) for p in primals), params)
-
-
-def defjvp(prim, *jvp_fns: Callable | None) -> None:
-  """jvp of a primitive as a sum of per-input terms: ``jvp_fns[i](t_i, *primals, **params)``
-  gives input i's contribution (None: input i is not differentiable)."""
-  def rule(primals, tangents, **params):
-    out = prim.bind(*primals, **params)
-    acc = None
-    for fn, t in zip(jvp_fns, tangents):
-      if fn is None or type(t) is Zero:
-        continue
-      term = fn(t, *primals, **params)
-      acc = term if acc is None else add_tangents(acc, term)
-    if acc is None:
-      return out, Zero(tangent_aval(get_aval(out)))
-    return out, acc
-  prim.def_rules(jvp=rule)
+def defjvp(prim, *terms: Callable | None, use_ans: bool = False,
+           fit: Callable | None = None) -> None:
+  """The jvp of ``prim`` as a sum of per-input terms: ``terms[i](t_i, *primals, **params)``
+  gives input i's contribution (None: input i is not differentiable); with ``use_ans``, the
+  primal output comes before the primals. ``fit(term, shape)`` makes each term the output's
+  shape (the elementwise families pass ``broadcast_tangent``: their rank-0 operands broadcast)."""
+  def jvp(primals, tangents, **params):
+    ans = prim.bind(*primals, **params)
+    head = (ans, *primals) if use_ans else primals
+    acc = Zero(tangent_aval(get_aval(ans)))
+    for fn, t in zip(terms, tangents, strict=True):
+      if fn is not None and type(t) is not Zero:
+        term = fn(t, *head, **params)
+        acc = add_tangents(acc, term if fit is None else fit(term, get_aval(ans).shape))
+    return ans, acc
+  prim.def_rules(jvp=jvp)
 
 
 def standard_jvp_linear(prim):

@@ -2,17 +2,18 @@
 
 A ``BatchTracer`` carries the batched value ``val`` and the position ``bdim`` of its batch axis in
 ``val`` (the tracer stands for one example, so its aval is ``val``'s without that axis). The
-trace applies each primitive's ``batch`` rule, ``batch(vals, dims, **params) -> (out, out_dim)``
-(lists of both for primitives with several results), with its parent trace installed: ``dims[i]``
-is an int or ``None`` (``not_mapped``) for operands that are the same for every example; a rule is
-only called when at least one operand is batched. When no operand is batched the primitive is bound
-on the parent unchanged. Primitives that carry jaxprs (jit, custom_jvp...) declare
-``batch_with_axis(axis_data, vals, dims, **params)`` instead: they batch their jaxpr, whose
-collectives need the axis's name and size.
+trace applies each primitive's ``batch`` rule, ``batch(axis, vals, dims, **params) -> (out,
+out_dim)`` (lists of both for primitives with several results), with its parent trace installed:
+``axis`` is the vmap's ``AxisData`` (name, size, spmd_axis_name), ``dims[i]`` an int or ``None``
+(``not_mapped``) for operands that are the same for every example. When no operand is batched
+the primitive is bound on the parent unchanged, unless the vmap's axis is one the primitive
+names (its ``axis_names`` rule): primitives carrying jaxprs (jit, cond, custom_jvp...) name
+every axis, since their bodies' collectives need the vmap's axis even for unbatched operands.
 
-Collectives over named axes (``psum(x, 'i')`` inside ``vmap(..., axis_name='i')``) are the one
-exception: the trace that owns the name applies the primitive's ``batch_named`` rule, which turns
-the collective into ordinary array operations over the batch axis, even for unbatched operands.
+Collectives over named axes (``psum(x, 'i')`` inside ``vmap(..., axis_name='i')``) have a second
+rule of the same signature: the trace that owns the name applies the primitive's
+``batch_named`` rule, which turns the collective into ordinary array operations over the batch
+axis, even for unbatched operands.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -29,13 +30,14 @@ import numpy as np
 import optree
 
 from ember import pytree
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.config import make_user_context
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr, NameTransform
 from ember._src.traceback_util import api_boundary
+from ember.transforms.ops import ops
 
 __all__ = ["AxisData", "BatchTrace", "BatchTracer", "vmap", "not_mapped", "batch_jaxpr", "moveaxis",
            "bump_dims",
@@ -46,7 +48,7 @@ not_mapped = None
 
 
 class AxisData(NamedTuple):
-  """The batch axis a rule works for (given to the rules of primitives that carry jaxprs)."""
+  """The vmap's axis, the first argument of every batching rule."""
   name: Any
   size: int
   spmd_name: Any
@@ -105,22 +107,20 @@ class BatchTrace(core.Trace):
       v, d = self.unpack(x)
       vals.append(v)
       dims.append(d)
-    named = getattr(prim, "batch_named", None)
-    with_axis = getattr(prim, "batch_with_axis", None)
+    names = prim.axis_names
+    named = (self.axis_name is not None and names is not None
+             and self.axis_name in names(params))
     with core.set_current_trace(self.parent):
-      if named is not None and self.axis_name is not None and \
-          self.axis_name in prim.axis_names(params):
-        out, out_dim = named(self.axis_name, self.axis_size, vals, dims, **params)
-      elif with_axis is not None and (self.axis_name is not None or
-                                      any(d is not not_mapped for d in dims)):
-        out, out_dim = with_axis(self.axis_data, vals, dims, **params)
-      elif all(d is not_mapped for d in dims):
+      if named and prim.batch_named is not None:
+        out, out_dim = prim.batch_named(self.axis_data, vals, dims, **params)
+      elif not named and all(d is not_mapped for d in dims):
         return prim.bind(*vals, **params)
       else:
-        # Shape errors name the user's (per-example) shapes, before rules renumber axes.
-        prim.abstract(tuple([x.aval if d is not not_mapped else core.get_aval(x)
-                             for x, d in zip(args, dims)]), params)
-        out, out_dim = prim.rule("batch")(vals, dims, **params)
+        if names is not core.refers_to_every_axis:
+          # Shape errors name the user's (per-example) shapes, before rules renumber axes.
+          prim.abstract(tuple([x.aval if d is not not_mapped else core.get_aval(x)
+                               for x, d in zip(args, dims)]), params)
+        out, out_dim = prim.rule("batch")(self.axis_data, vals, dims, **params)
     if prim.multiple_results:
       return [self.wrap(v, d) for v, d in zip(out, out_dim)]
     return self.wrap(out, out_dim)
@@ -143,24 +143,22 @@ def bump_dims(dims: Sequence[int], at: int) -> tuple[int, ...]:
 
 def moveaxis(x, src: int, dst: int):
   """``x`` with axis ``src`` moved to position ``dst`` (no-op when they agree)."""
-  from ember import lax
   ndim = len(core.get_aval(x).shape)
   src, dst = src % ndim, dst % ndim
   if src == dst:
     return x
   perm = [i for i in range(ndim) if i != src]
   perm.insert(dst, src)
-  return lax.transpose(x, tuple(perm))
+  return ops.transpose(x, tuple(perm))
 
 
 def broadcast_dim(x, size: int, dim: int):
   """``x`` with a new axis of ``size`` inserted at ``dim`` (every slice a copy of ``x``); its
   broadcast_dimensions are NumPy ints, as JAX's batching rules print them."""
-  from ember.primitives.structural import broadcast_in_dim_p
   a = core.get_aval(x)
   shape = a.shape[:dim] + (size,) + a.shape[dim:]
   dims = tuple(np.delete(np.arange(len(shape)), dim))
-  return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims, sharding=None)
+  return ops.broadcast_in_dim(x, shape, dims)
 
 
 def matchaxis(x, src, dst: int, size: int):
@@ -181,7 +179,7 @@ def _example_shape(x, d) -> tuple[int, ...]:
 
 def vectorized_batcher(prim: core.Primitive) -> Callable:
   """The rule of a unary op that acts on each element (or along axes its params don't name)."""
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     return prim.bind(*vals, **params), dims[0]
   return rule
 
@@ -195,9 +193,7 @@ def broadcast_batcher(prim: core.Primitive) -> Callable:
   """The rule of an elementwise op whose rank-0 operands broadcast: when every batched operand
   has the same shape and batch axis and the others are rank 0, bind as is; otherwise move batch
   axes to the front and broadcast the unbatched operands."""
-  from ember import lax
-
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     shapes = {(core.get_aval(v).shape, d) for v, d in zip(vals, dims)
               if d is not not_mapped or core.get_aval(v).shape}
     if len(shapes) == 1:
@@ -212,7 +208,7 @@ def broadcast_batcher(prim: core.Primitive) -> Callable:
             for v, d in zip(vals, dims)]
     rank = max(len(core.get_aval(v).shape) for v in args)
     args = [v if d is not_mapped or len(core.get_aval(v).shape) == rank
-            else lax.expand_dims(v, tuple(range(len(core.get_aval(v).shape), rank)))
+            else ops.expand_dims(v, tuple(range(len(core.get_aval(v).shape), rank)))
             for v, d in zip(args, dims)]
     out = prim.bind(*args, **params)
     return out, ([0] * len(out) if prim.multiple_results else 0)
@@ -232,7 +228,7 @@ def batch_jaxpr(closed: ClosedJaxpr, size: int, in_dims: Sequence, axis_name=Non
   """The jaxpr of ``vmap(closed)`` over batched inputs at ``in_dims``: returns
   ``(batched ClosedJaxpr with hoisted consts, consts, out_dims)``. With ``out_dims_at``, each
   output is moved (or broadcast) to that axis (None entries stay as they come)."""
-  from ember.transforms.jit import hoist_consts
+  from ember.core.jaxpr import hoist_consts
   from ember.transforms.staging import trace_to_jaxpr
   key = (closed, tuple(in_dims), size, axis_name, spmd_axis_name,
          None if out_dims_at is None else tuple(out_dims_at), core.axis_env())
@@ -270,7 +266,7 @@ def _named(axis_name, size):
   return core.extend_axis_env(axis_name, size)
 
 
-_jaxpr_cache = LRUCache(512)  # batched jaxprs of call primitives, by jaxpr, dims and axis
+_jaxpr_cache = BoundedCache(512)  # batched jaxprs of call primitives, by jaxpr, dims and axis
 
 
 # --- vmap ------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ import optree
 
 from ember import pytree
 from ember.config import TRACE_OPTIONS, config
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.core import trace as core
 from ember.transforms.staging import user_frame
 
@@ -80,7 +80,7 @@ class _History:
     self.warned = False
 
 
-_histories = LRUCache(4096)  # function (or a weak reference to it) -> _History
+_histories = BoundedCache(4096)  # function (or a weak reference to it) -> _History
 
 
 def _history(fun: Callable) -> _History:

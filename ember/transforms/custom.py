@@ -1,9 +1,8 @@
-"""User-defined derivatives and gradient control: custom_jvp, custom_vjp, stop_gradient,
-checkpoint (remat).
+"""User-defined derivatives and gradient control: custom_jvp, custom_vjp, custom_gradient,
+closure_convert, stop_gradient (checkpoint is transforms/checkpoint.py).
 
 Each is a primitive carrying a traced jaxpr of the function; the differentiation rules call the
-user's rule (custom_jvp, custom_vjp) or recompute (checkpoint), and every other transform sees an
-ordinary call.
+user's rule, and every other transform sees an ordinary call.
 
 Example:
     >>> import ember, ember.numpy as jnp
@@ -19,6 +18,8 @@ Example:
 from __future__ import annotations
 
 import functools
+import inspect
+import operator
 from typing import Callable, Sequence
 
 import numpy as np
@@ -27,18 +28,17 @@ from ember import pytree
 from ember.core import trace as core
 from ember.core.literals import canonicalize_value, is_valid_value
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, dce
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import (Zero, instantiate, tangent_aval, float0)
 from ember.transforms import batching
 from ember.transforms.custom_bwd import bwd_cotangents
 from ember.transforms.staging import fun_name, trace_to_jaxpr
-from ember.transforms.jit import hoist_consts
+from ember.core.jaxpr import hoist_consts
 from ember._src.traceback_util import api_boundary
 
 __all__ = ["custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "stop_gradient",
-           "checkpoint", "remat", "SymbolicZero", "CustomVJPPrimal", "zero_from_primal",
-           "custom_vjp_primal_tree_values"]
+           "SymbolicZero", "CustomVJPPrimal", "zero_from_primal", "custom_vjp_primal_tree_values"]
 
 
 def _call_impl(*args, call_jaxpr: ClosedJaxpr, **_):
@@ -77,7 +77,6 @@ def _split_nondiff(fun, nondiff_argnums, args, kwargs):
   """Bind keyword arguments positionally; return the non-differentiable arguments by position,
   the differentiable ones, and a function rebuilding the full argument list from the latter."""
   if kwargs:
-    import inspect
     bound = inspect.signature(fun).bind(*args, **kwargs)
     bound.apply_defaults()
     args = bound.args
@@ -142,7 +141,9 @@ stop_gradient_p.def_rules(
                                    Zero(tangent_aval(core.get_aval(primals[0])))))
 
 
-stop_gradient_p.def_rules(batch=lambda vals, dims: (stop_gradient_p.bind(*vals), dims[0]))
+stop_gradient_p.def_rules(batch=lambda axis, vals, dims: (stop_gradient_p.bind(*vals), dims[0]))
+stop_gradient_p.def_unsupported("transpose", "its jvp gives a zero tangent, so no linear program "
+                                "holds it")
 
 
 def stop_gradient(x):
@@ -288,9 +289,26 @@ def _custom_jvp_transpose(cts, *args, call_jaxpr: ClosedJaxpr, **_):
 
 custom_jvp_call_p.def_rules(
     abstract_eval=lambda *avals, call_jaxpr, **_: call_jaxpr.out_avals,
-    impl=_call_impl, lower=_call_lower, jvp=_custom_jvp_jvp, transpose=_custom_jvp_transpose)
-custom_jvp_call_p.pp_params = lambda p: {"name": p["name"], "call_jaxpr": p["call_jaxpr"],
-                                         "jvp": p["jvp"], "symbolic_zeros": p["symbolic_zeros"]}
+    impl=_call_impl, lower=_call_lower, jvp=_custom_jvp_jvp, transpose=_custom_jvp_transpose,
+    pp_params=lambda p: {"name": p["name"], "call_jaxpr": p["call_jaxpr"], "jvp": p["jvp"],
+                         "symbolic_zeros": p["symbolic_zeros"]})
+
+
+def _nondiff_positions(fun: Callable, nondiff_argnums, nondiff_argnames) -> tuple[int, ...]:
+  """The positions of ``fun``'s non-differentiable arguments, sorted as JAX sorts them: those
+  given, and those of the positional-or-keyword parameters ``nondiff_argnames`` names (JAX
+  skips other names silently; ember raises, naming them)."""
+  nums = {operator.index(i) for i in nondiff_argnums}
+  if nondiff_argnames:
+    names = (nondiff_argnames,) if isinstance(nondiff_argnames, str) else tuple(nondiff_argnames)
+    params = [k for k, p in inspect.signature(fun).parameters.items()
+              if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    unknown = [n for n in names if n not in params]
+    if unknown:
+      raise ValueError(f"nondiff_argnames {unknown} are not positional-or-keyword parameters of "
+                       f"{fun_name(fun)} (it has {params}); name those, or use nondiff_argnums.")
+    nums.update(params.index(n) for n in names)
+  return tuple(sorted(nums))
 
 
 def _check_callable(fun, what: str) -> None:
@@ -319,11 +337,12 @@ class custom_jvp:
       (Array(0.84147096, dtype=float32, weak_type=True), Array(2., dtype=float32, weak_type=True))
   """
 
-  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = (),
+               nondiff_argnames: Sequence[str] = ()):
     _check_callable(fun, type(self).__name__)
     functools.update_wrapper(self, fun)
     self.fun = fun
-    self.nondiff_argnums = tuple(nondiff_argnums)
+    self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
     self.jvp = None
     self.symbolic_zeros = False
 
@@ -460,17 +479,17 @@ def _custom_lin_transpose(cts, *args, num_res, bwd, nonzero, in_avals, out_avals
 
 custom_vjp_call_p.def_rules(
     abstract_eval=lambda *avals, call_jaxpr, **_: call_jaxpr.out_avals,
-    impl=_call_impl, lower=_call_lower, jvp=_custom_vjp_jvp)
-custom_vjp_call_p.pp_params = lambda p: {"name": p["name"], "bwd": p["bwd"],
-                                         "call_jaxpr": p["call_jaxpr"], "fwd": p["fwd"],
-                                         "symbolic_zeros": p["symbolic_zeros"]}
+    impl=_call_impl, lower=_call_lower, jvp=_custom_vjp_jvp,
+    pp_params=lambda p: {"name": p["name"], "bwd": p["bwd"], "call_jaxpr": p["call_jaxpr"],
+                         "fwd": p["fwd"], "symbolic_zeros": p["symbolic_zeros"]})
+custom_vjp_call_p.def_unsupported("transpose", "its jvp stages custom_lin, whose transpose "
+                                  "runs the bwd rule")
 custom_lin_p.def_rules(
     abstract_eval=lambda *avals, out_avals, **_: list(out_avals),
     impl=_custom_lin_forward, lower=_custom_lin_forward, batch=_custom_lin_forward,
-    transpose=_custom_lin_transpose)
-custom_lin_p.pp_params = lambda p: {"bwd": p["bwd"], "in_zeros": [not nz for nz in p["nonzero"]],
-                                    "num_res": p["num_res"],
-                                    "symbolic_zeros": p["symbolic_zeros"]}
+    jvp=_custom_lin_forward, transpose=_custom_lin_transpose,
+    pp_params=lambda p: {"bwd": p["bwd"], "in_zeros": [not nz for nz in p["nonzero"]],
+                         "num_res": p["num_res"], "symbolic_zeros": p["symbolic_zeros"]})
 
 
 class custom_vjp:
@@ -487,11 +506,12 @@ class custom_vjp:
       Array(1., dtype=float32, weak_type=True)
   """
 
-  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+  def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = (),
+               nondiff_argnames: Sequence[str] = ()):
     _check_callable(fun, type(self).__name__)
     functools.update_wrapper(self, fun)
     self.fun = fun
-    self.nondiff_argnums = tuple(nondiff_argnums)
+    self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
     self.fwd = self.bwd = None
     self.symbolic_zeros = False
 
@@ -684,183 +704,6 @@ def closure_convert(fun: Callable, *example_args) -> tuple[Callable, list]:
   return converted_fun, consts
 
 
-# --- checkpoint ---------------------------------------------------------------------------------
-
-def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None, static_argnums=()):
-  """``fun``, but reverse mode recomputes its intermediates in the backward pass instead of
-  storing them (the residuals are only ``fun``'s inputs).
-
-  ``policy`` (see ``ember.checkpoint_policies``) chooses intermediates to save as well: it is
-  called as ``policy(prim, *in_avals, **params)`` for each primal equation whose result the
-  backward pass needs, and what it refuses is recomputed.
-
-  Example:
-      >>> import ember, ember.numpy as jnp
-      >>> ember.grad(ember.checkpoint(lambda x: jnp.sin(x) * x))(1.0)
-      Array(1.3817732, dtype=float32, weak_type=True)
-  """
-  static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-
-  @functools.wraps(fun)
-  def wrapped(*args, **kwargs):
-    nums = {i % len(args) for i in static if -len(args) <= i < len(args)}
-    if len(nums) != len(static):
-      raise ValueError(f"the `static_argnums` argument to `checkpoint` / `remat` can only take "
-                       f"integer values greater than or equal to `-len(args)` and less than "
-                       f"`len(args)`, but got {static!r}, while `len(args)` = {len(args)}")
-    dyn = [a for i, a in enumerate(args) if i not in nums]
-
-    def with_static(*d, **kw):  # static arguments reach ``fun`` as the Python values given
-      it = iter(d)
-      return fun(*[args[i] if i in nums else next(it) for i in range(len(args))], **kw)
-
-    # keyword arguments are traced like positional ones, as in JAX
-    closed, consts, leaves, in_tree, out_tree = _trace_flat(
-        lambda d, kw: with_static(*d, **kw), (tuple(dyn), kwargs), {}, "checkpoint")
-    outs = remat_p.bind(*consts, *leaves, jaxpr=closed, prevent_cse=prevent_cse,
-                        differentiated=False, policy=policy)
-    return pytree.unflatten(out_tree, outs)
-  return wrapped
-
-
-remat = checkpoint
-remat_p = core.Primitive("remat2", multiple_results=True)
-remat_p.own_vma = True
-
-
-def _remat_impl(*args, jaxpr, **_):
-  return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
-
-
-def _remat_lower(ctx, *args, jaxpr, **_):
-  return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, [], list(args))
-
-
-def _remat_jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy):
-  from ember.transforms.jit_rules import _jvp_jaxpr, _cached
-  nonzero = tuple(type(t) is not Zero for t in tangents)
-  (jvp_closed, consts), keep = _cached(("remat-jvp", jaxpr, nonzero),
-                                       lambda: _jvp_jaxpr(jaxpr, nonzero))
-  outs = remat_p.bind(*consts, *primals, *[t for t in tangents if type(t) is not Zero],
-                      jaxpr=jvp_closed, prevent_cse=prevent_cse, differentiated=True,
-                      policy=policy)
-  n = len(jaxpr.out_avals)
-  t_iter = iter(outs[n:])
-  return outs[:n], [next(t_iter) if k else Zero(tangent_aval(a))
-                    for k, a in zip(keep, jaxpr.out_avals)]
-
-
-def _remat_partial_eval(trace, args, params):
-  """Known outputs are computed now; unknown ones are staged with every input, so the backward
-  pass recomputes the primal intermediates instead of keeping them as residuals. With a policy,
-  the staged part also takes the intermediates the policy saves (``remat_policies``)."""
-  from ember.transforms.jit_rules import partial_eval_jaxpr, _cached
-  from ember.transforms.remat_policies import split_by_policy
-  jaxpr = params["jaxpr"]
-  unknowns = tuple(trace.is_unknown(x) for x in args)
-  known, unknown, out_unknown, res_spec = partial_eval_jaxpr(jaxpr, unknowns,
-                                                             [False] * len(jaxpr.out_avals))
-  known, known_consts = hoist_consts(known)
-  known_args = [x for x, u in zip(args, unknowns) if not u]
-  n_known = sum(not u for u in out_unknown)
-  policy = params["policy"]
-  if policy is not None:  # the known part returns what the policy saves; the rest is redone
-    split = lambda: split_by_policy(known, n_known, unknown, res_spec,  # noqa: E731
-                                    [i for i, u in enumerate(unknowns) if not u], policy)
-    try:
-      key = hash(("remat-policy", jaxpr, unknowns, policy))
-    except TypeError:  # an unhashable policy: split every time
-      key = None
-    known, staged_jaxpr, consts, keep = split() if key is None else _cached(
-        ("remat-policy", jaxpr, unknowns, policy), split)
-  if policy is None:  # as JAX: the known outputs are computed here, inline; nothing is saved
-    j = known.jaxpr
-    n_out = len(j.outvars)
-    j = dce(j, [True] * n_known + [False] * (n_out - n_known), [True] * len(j.invars))[0]
-    with core.set_current_trace(trace.parent):
-      known_outs = eval_jaxpr(j, [], *known_consts, *known_args)
-  else:
-    with core.set_current_trace(trace.parent):
-      known_outs = remat_p.bind(*known_consts, *known_args,
-                                jaxpr=known, **{k: v for k, v in params.items() if k != "jaxpr"})
-  if policy is None:
-    staged = trace.stage(remat_p, list(args), params)
-    staged = [s for s, u in zip(staged, out_unknown) if u]
-  else:
-    unknown_args = [x for x, u in zip(args, unknowns) if u]
-    ins = [*consts, *known_consts, *known_args, *known_outs[n_known:], *unknown_args]
-    staged = trace.stage(remat_p, [x for x, k in zip(ins, keep) if k],
-                         dict(params, jaxpr=staged_jaxpr))
-  k_iter, s_iter = iter(known_outs[:n_known]), iter(staged)
-  return [next(s_iter) if u else next(k_iter) for u in out_unknown]
-
-
-def _remat_transpose(cts, *args, jaxpr, **params):
-  """One ``remat2`` (differentiated) that recomputes the primal part from the primal inputs and
-  transposes the linear part, as JAX's. Splitting first matters: a call in the body (a ``jit``,
-  ``jnp.where``...) returns primal and tangent values from one equation, which the backward
-  pass would otherwise take as linear together."""
-  from ember.transforms.jit_rules import _cached
-  from ember.transforms.ad_util import is_undefined
-  linear = tuple(is_undefined(x) for x in args)
-  ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
-                  for c, a in zip(cts, jaxpr.out_avals))
-  if all(ct_zero):
-    return [Zero(x.aval) if lin else None for x, lin in zip(args, linear)]
-  t_closed, consts = _cached(("remat-t", jaxpr, linear, ct_zero),
-                             lambda: _remat_transpose_jaxpr(jaxpr, linear, ct_zero))
-  outs = remat_p.bind(*consts, *[x for x in args if not is_undefined(x)],
-                      *[c for c, z in zip(cts, ct_zero) if not z], jaxpr=t_closed,
-                      **dict(params, differentiated=True))
-  it = iter(outs)
-  return [next(it) if lin else None for lin in linear]
-
-
-def _remat_transpose_jaxpr(jaxpr: ClosedJaxpr, linear, ct_zero):
-  """(primal inputs, nonzero cotangents) -> cotangents of the linear inputs, recomputing the
-  residuals inside."""
-  from ember.transforms.jit_rules import partial_eval_jaxpr
-  from ember.transforms.linearize import backward_pass
-  pe = partial_eval_jaxpr(jaxpr, linear, [False] * len(jaxpr.out_avals))
-  known, known_consts = hoist_consts(pe.known)
-  n_computed = sum(kind == "out" for kind, _ in pe.residuals)
-  k = known.jaxpr  # only what the residuals need is recomputed
-  k = dce(k, [False] * (len(k.outvars) - n_computed) + [True] * n_computed,
-          [True] * len(k.invars))[0]
-  u = pe.unknown.jaxpr
-  n_res = len(pe.residuals)
-  as_linear = Jaxpr(u.invars[:n_res], u.invars[n_res:], u.outvars, u.eqns)
-  nonlin_avals = [a for a, lin in zip(jaxpr.in_avals, linear) if not lin]
-  position = {i: n for n, i in enumerate(i for i, lin in enumerate(linear) if not lin)}
-
-  def fun(*xs):
-    nonlin, cts = xs[:len(nonlin_avals)], iter(xs[len(nonlin_avals):])
-    computed = eval_jaxpr(k, [], *known_consts, *nonlin)
-    residuals = [nonlin[position[i]] if kind == "in" else computed[i] for kind, i in pe.residuals]
-    ct_all = []
-    for a, z, uk in zip(jaxpr.out_avals, ct_zero, pe.out_unknown):
-      c = Zero(tangent_aval(a)) if z else next(cts)
-      if uk:
-        ct_all.append(c)
-    ins = backward_pass(as_linear, residuals, ct_all)
-    return [instantiate(c, v.aval) for c, v in zip(ins, as_linear.invars)]
-
-  t_closed = trace_to_jaxpr(fun, nonlin_avals + [tangent_aval(a) for a, z in
-                                                 zip(jaxpr.out_avals, ct_zero) if not z])
-  return hoist_consts(t_closed)
-
-
-def _remat_pp_params(params: dict) -> dict:
-  from ember.transforms.remat_policies import pp_policy
-  return dict(sorted(params.items()), policy=pp_policy(params["policy"]))
-
-
-remat_p.pp_params = _remat_pp_params
-remat_p.def_rules(abstract_eval=lambda *avals, jaxpr, **_: jaxpr.out_avals, impl=_remat_impl,
-                  lower=_remat_lower, jvp=_remat_jvp, partial_eval=_remat_partial_eval,
-                  transpose=_remat_transpose)
-
-
 # --- batching ----------------------------------------------------------------------------------
 # Each batches its jaxpr with the batch axis of every batched input moved to the front and every
 # output batched at the front; the user's rules (jvp, fwd/bwd) are vmapped the same way.
@@ -928,12 +771,5 @@ def _custom_vjp_batch(axis, vals, dims, *, call_jaxpr, fwd, bwd, name, symbolic_
   return outs, out_dims
 
 
-def _remat_batch(axis, vals, dims, *, jaxpr, **params):
-  batched, consts, out_dims = batching.batch_jaxpr(jaxpr, axis.size, dims, axis.name,
-                                                   axis.spmd_name)
-  return remat_p.bind(*consts, *vals, jaxpr=batched, **params), out_dims
-
-
-custom_jvp_call_p.batch_with_axis = _custom_jvp_batch
-custom_vjp_call_p.batch_with_axis = _custom_vjp_batch
-remat_p.batch_with_axis = _remat_batch
+custom_jvp_call_p.def_rules(batch=_custom_jvp_batch, axis_names=core.refers_to_every_axis)
+custom_vjp_call_p.def_rules(batch=_custom_vjp_batch, axis_names=core.refers_to_every_axis)

@@ -32,7 +32,7 @@ from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering
 from ember.transforms import batching
 from ember.transforms.ad_util import Zero, float0, instantiate
-from ember.transforms.jit import hoist_consts
+from ember.core.jaxpr import hoist_consts
 from ember.transforms.staging import trace_to_jaxpr
 
 __all__ = ["custom_vmap", "custom_vmap_call_p"]
@@ -150,12 +150,12 @@ def _custom_vmap_batch(axis, vals, dims, *, call, rule, in_tree, out_tree):
 def _custom_vmap_jvp(primals, tangents, *, call, rule, in_tree, out_tree):
   """jvp of the function, as a custom_vmap of (primals, tangents) whose rule is the jvp of
   ``rule`` (a primal whose tangent is batched is batched too, and vice versa)."""
-  from ember.transforms.jit_rules import _jvp_jaxpr
+  from ember.transforms.jvp import jvp_jaxpr
   from ember.transforms.jvp import jvp
   n_consts = len(_split(in_tree, list(primals))[0])
   closure_moves = any(type(t) is not Zero for t in tangents[:n_consts])
   tangents = [instantiate(t) if type(t) is Zero else t for t in tangents]
-  (jvp_call, jvp_consts), keep = _jvp_jaxpr(call, (True,) * len(primals))
+  (jvp_call, jvp_consts), keep = jvp_jaxpr(call, (True,) * len(primals))
   args_tree = pytree.flatten(_split(in_tree, list(primals))[1])[1]
   n_out = len(call.out_avals)
 
@@ -195,11 +195,13 @@ def _custom_vmap_jvp(primals, tangents, *, call, rule, in_tree, out_tree):
 
 custom_vmap_call_p.def_rules(abstract_eval=lambda *avals, call, **_: call.out_avals,
                              impl=_custom_vmap_impl, lower=_custom_vmap_lower,
-                             jvp=_custom_vmap_jvp)
-custom_vmap_call_p.batch_with_axis = _custom_vmap_batch
-custom_vmap_call_p.pp_params = lambda p: {
-    "call": p["call"], "in_tree": p["in_tree"], "out_tree": p["out_tree"],
-    "rule": _pp_fn(p["rule"])}
+                             jvp=_custom_vmap_jvp, batch=_custom_vmap_batch,
+                             axis_names=core.refers_to_every_axis,
+                             pp_params=lambda p: {"call": p["call"], "in_tree": p["in_tree"],
+                                                  "out_tree": p["out_tree"],
+                                                  "rule": _pp_fn(p["rule"])})
+custom_vmap_call_p.def_unsupported("transpose", "its jvp differentiates the function it wraps, "
+                                   "as JAX's does")
 
 
 def _pp_fn(fn) -> str:

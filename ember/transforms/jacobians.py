@@ -20,6 +20,7 @@ from ember.transforms.batching import vmap
 from ember.transforms.jvp import jvp
 from ember.transforms.linearize import _argnums_tuple, _check_input_dtype, vjp
 from ember._src.traceback_util import api_boundary
+from ember.transforms.ops import ops
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian"]
 
@@ -31,14 +32,13 @@ def _size(aval) -> int:
 def _cast_like(x, example, always: bool):
   """``x`` in ``example``'s dtype and weak type (real part when ``example`` is real); the
   conversion is staged even when it changes nothing if ``always`` (as JAX does for the basis)."""
-  from ember import lax
   aval, want = core.get_aval(x), core.get_aval(example)
   if dtypes.is_complex(aval.dtype) and not dtypes.is_complex(want.dtype):
-    x = lax.real(x)
+    x = ops.real(x)
     aval = core.get_aval(x)
   if not always and (aval.dtype, aval.weak_type) == (want.dtype, want.weak_type):
     return x
-  return lax._convert_element_type(x, want.dtype, want.weak_type)
+  return ops.convert(x, want.dtype, want.weak_type)
 
 
 def _unravel(tree, axis: int, arr, example=None, always: bool = False):

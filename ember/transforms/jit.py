@@ -13,35 +13,35 @@ Example:
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import inspect
 import operator
 import time
 import warnings
 import weakref
-from typing import Any, Callable
+from typing import Callable
 
 import optree
-from jaxlib import _jax
 
 from ember import monitoring, pytree
 from ember.config import config
 from ember.core import trace as core
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr
+from ember.core.jaxpr import ClosedJaxpr, hoist_consts
 from ember.backend import client as backend_client
-from ember.backend import lowering
 from ember.backend import cpp_dispatch
 from ember.backend import dispatch
 from ember.backend import spmd
 from ember.backend.sharding import NamedSharding
-from ember.backend.array import (ArrayImpl, abstractify, committed_device, device_put_value,
-                                 to_buffer)
-from ember.backend.compile import Executable, LRUCache, compile_jaxpr, donation_attrs
+from ember.backend.array import ArrayImpl, abstractify, committed_device
+from ember.backend.compile import Executable, compile_jaxpr, donation_attrs
+from ember.core.cache import BoundedCache
 from ember.backend.compile import module_text as compile_module_text
 from ember._src import traceback_util
 from ember.transforms import cache_misses
+from ember.transforms.jit_rules import (_JaxRuntimeError, _jit_impl, _raise_if_deleted, jit_p,
+                                        jit_params, place_args)
+from ember.transforms.jit_stages import ArgInfo, Compiled, Lowered, Stage, Traced
 from ember.transforms.staging import (DebugInfo, abstract_leaf, arg_names, fun_name,
                                     trace_to_jaxpr)
 
@@ -52,104 +52,6 @@ _EVAL = core.EVAL_TRACE
 _NS = pytree.NAMESPACE
 _fast_flatten = pytree.fast_flatten
 _CPP_MAX_LEAVES = 100
-
-
-# --- the call primitive ---------------------------------------------------------------------
-
-jit_p = core.Primitive("jit", multiple_results=True)
-jit_p.own_vma = True  # its outputs' varying mesh axes are its jaxpr's
-
-
-def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars=None, keep_unused=False) -> dict:
-  """The parameters of a ``jit`` equation: its jaxpr and name, which of its inputs are donated
-  (their buffers may be reused for outputs, and are deleted after an eager call) and whether
-  unused inputs are kept (``jit(keep_unused=)``, which decides whether they are donated)."""
-  if donated_invars is None:
-    donated_invars = (False,) * len(jaxpr.in_avals)
-  return {"jaxpr": jaxpr, "name": name, "donated_invars": tuple(donated_invars),
-          "keep_unused": bool(keep_unused)}
-
-
-def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, **_):
-  return jaxpr.out_avals
-
-
-_jit_executables = LRUCache(2048)
-
-
-def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated_invars, keep_unused):
-  mesh = spmd.find_mesh(jaxpr)
-  if mesh is not None:  # a program over a mesh (a shard_map inside, e.g. a transposed one)
-    mesh = spmd.mesh_of_args(args, mesh, f"jit of {name}")
-    return spmd.run_spmd(jaxpr, args, mesh, spmd.arg_shardings(args, mesh, f"jit of {name}"),
-                         [None] * len(jaxpr.out_avals), f"jit_{name}")
-  avals = [x.aval if type(x) is ArrayImpl else abstractify(x) for x in args]
-  device = committed_device(args, f"jit of {name}")
-  committed = device is not None
-  if device is None:
-    device = backend_client.default_device()
-  donated = donated_invars if any(donated_invars) else None
-  key = (jaxpr, device, committed, donated, keep_unused)
-  exe = _jit_executables.get(key)
-  if exe is None:
-    attrs = donation_attrs(jaxpr.jaxpr, donated, keep_unused)
-    exe = compile_jaxpr(jaxpr, device, f"jit_{name}", committed, attrs)
-    _jit_executables[key] = exe
-  try:
-    return exe.run(place_args(args, avals, device, donated))
-  except _JaxRuntimeError:
-    _raise_if_deleted(args)
-    raise
-
-
-def place_args(args, avals, device, donated=None) -> list:
-  """The arguments of a program on ``device``. A donated one made from host data gets a buffer
-  of its own: ``to_buffer`` shares the buffers of scalars, which donation would delete."""
-  if donated is None:
-    return [to_buffer(x, a, device) for x, a in zip(args, avals)]
-  return [device_put_value(x, a, device) if d and type(x) is not ArrayImpl else
-          to_buffer(x, a, device) for x, a, d in zip(args, avals, donated)]
-
-
-def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, **_):
-  consts = [ctx.constant(c, v.aval) for c, v in zip(jaxpr.consts, jaxpr.jaxpr.constvars)]
-  return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, consts, list(args))
-
-
-def _jit_pp_params(params: dict) -> dict:
-  """As JAX prints them: the name, then the rest in name order, defaults left out."""
-  out = {"name": params["name"]}
-  if any(params["donated_invars"]):
-    out["donated_invars"] = params["donated_invars"]
-  out["jaxpr"] = params["jaxpr"]
-  if params["keep_unused"]:
-    out["keep_unused"] = True
-  return out
-
-
-jit_p.def_rules(abstract_eval=_jit_abstract_eval, impl=_jit_impl, lower=_jit_lower)
-jit_p.pp_alias_jaxpr = True  # the inner jaxpr's binders print with the caller's names
-jit_p.pp_params = _jit_pp_params
-
-
-def hoist_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
-  """Turn a closed jaxpr's constvars into leading invars; return it and the const values."""
-  if not closed.consts:
-    return closed, []
-  j = closed.jaxpr
-  hoisted = Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns, j.effects, j.debug_info)
-  return ClosedJaxpr(hoisted, []), list(closed.consts)
-
-
-_JaxRuntimeError = _jax.JaxRuntimeError
-
-
-def _raise_if_deleted(tree) -> None:
-  """A clear error for a deleted (e.g. donated) argument, instead of XLA's shard-count one."""
-  for i, leaf in enumerate(pytree.tree_leaves(tree)):
-    if type(leaf) is ArrayImpl and leaf.is_deleted():
-      raise RuntimeError(f"Array has been deleted with shape={leaf.aval.str_short(False)} "
-                         f"(argument leaf {i}); it was donated or deleted. Pass a live array.")
 
 
 # --- jit --------------------------------------------------------------------------------------
@@ -206,7 +108,7 @@ class _Entry:
     self._attrs: dict = {}
     # argument shardings -> ((mesh, in, out shardings), its executable), or (None, None) when the
     # program runs on one device
-    self.layouts = LRUCache(64)
+    self.layouts = BoundedCache(64)
     self.closed = closed
     self.jaxpr, self.consts = hoist_consts(closed)
     self.out_tree = out_tree
@@ -368,7 +270,6 @@ def _check_argnames(params, argnames) -> None:
                      "does not take these args.")
 
 
-_GPU_PLATFORMS = ("gpu", "cuda", "rocm", "tpu", "METAL")
 
 
 def _placement(device, backend, in_shardings, out_shardings):
@@ -389,26 +290,21 @@ def _placement(device, backend, in_shardings, out_shardings):
                        "specified.")
   if device is not None:
     return device
-  if backend != "cpu":
-    if backend in _GPU_PLATFORMS:
-      raise RuntimeError(f"Unknown backend: '{backend}' requested, but no platforms that are "
-                         f"instances of {backend} are present. Platforms present are: cpu")
-    raise RuntimeError(f"Unknown backend {backend}. Available backends are ['cpu']")
-  return backend_client.local_devices()[0]
+  return backend_client.local_devices(backend=backend)[0]
 
 
 # Every jit of the same function shares its traces (with the same static arguments) and its
 # executables (with the same options), as in JAX: ``jax.jit(f)(x)`` written inside a loop
 # traces and compiles ``f`` once. Functions are held weakly where they can be (their entry goes
 # when they do); at most 4096 are remembered.
-_signature_caches = LRUCache(4096)  # function (or a weak reference to it) -> {options: cache}
+_signature_caches = BoundedCache(4096)  # function (or a weak reference to it) -> {options: cache}
 
 
 def _forget_function(ref) -> None:
   _signature_caches.pop(ref, None)
 
 
-def _signature_cache(fun: Callable, options: tuple) -> LRUCache:
+def _signature_cache(fun: Callable, options: tuple) -> BoundedCache:
   """The cache of traced signatures for ``jit(fun, **options)``: shared by all such wraps."""
   try:
     hash(options)
@@ -418,13 +314,13 @@ def _signature_cache(fun: Callable, options: tuple) -> LRUCache:
       key = fun
     hash(key)
   except TypeError:  # an unhashable function or option (a dict of shardings): not shared
-    return LRUCache(256)
+    return BoundedCache(256)
   per_options = _signature_caches.get(key)
   if per_options is None:
-    per_options = _signature_caches[key] = LRUCache(16)
+    per_options = _signature_caches[key] = BoundedCache(16)
   cache = per_options.get(options)
   if cache is None:
-    cache = per_options[options] = LRUCache(256)
+    cache = per_options[options] = BoundedCache(256)
   return cache
 
 
@@ -870,210 +766,25 @@ jit_p.checks_own_outputs = True
 dispatch.on_debug_checks(_toggle_checks)
 
 
-@dataclasses.dataclass(frozen=True)
-class ArgInfo:
-  """One argument of a lowered or compiled function: its abstract value and whether it is
-  donated (JAX's ``jax.stages.ArgInfo``).
+class _Unspecified:
+  """The default of ``fun`` (``jit(**options)`` is a decorator) and of the shardings (leaving
+  them to the arguments and XLA, as None does)."""
 
-  Example:
-      >>> import ember
-      >>> ember.jit(lambda x: x).lower(1.0).args_info[0][0].donated
-      False
-  """
-  _aval: Any
-  donated: bool
+  def __init__(self, name: str):
+    self.name = name
 
-  @property
-  def shape(self):
-    return self._aval.shape
-
-  @property
-  def dtype(self):
-    return self._aval.dtype
+  def __repr__(self):
+    return self.name
 
 
-class _Stage:
-  """What ``Traced``, ``Lowered`` and ``Compiled`` say about the traced signature, as JAX's
-  stages do.
-
-  Example:
-      >>> import ember
-      >>> ember.jit(lambda x, y: x + y).trace(1.0, 2).in_avals
-      ((ShapedArray(float32[], weak_type=True), ShapedArray(int32[], weak_type=True)), {})
-  """
-
-  @property
-  def in_tree(self):
-    return self._in_tree
-
-  @property
-  def out_tree(self):
-    return self._entry.out_tree
-
-  @property
-  def in_avals(self):
-    return pytree.unflatten(self._in_tree, self._entry.closed.in_avals)
-
-  @property
-  def args_info(self):
-    donated = self._entry.donated or (False,) * self._in_tree.num_leaves
-    return pytree.unflatten(self._in_tree, [ArgInfo(a, bool(d)) for a, d in
-                                            zip(self._entry.closed.in_avals, donated)])
-
-  @property
-  def donate_argnums(self) -> tuple:
-    return tuple(self._wrapped._donate_argnums)
-
-  @property
-  def out_info(self):
-    return Traced(self._wrapped, self._entry, self._in_tree).out_info
+_NOT_SPECIFIED = _Unspecified("<not-specified>")
+UNSPECIFIED = _Unspecified("UnspecifiedValue")
 
 
-class Traced(_Stage):
-  """A jitted function traced at some arguments: ``.jaxpr``, ``.out_info``, ``.lower()``.
-
-  Example:
-      >>> import ember
-      >>> print(ember.jit(lambda x: x * 2).trace(1.0).jaxpr)
-      { lambda ; a:f32[]. let b:f32[] = mul a 2.0:f32[] in (b,) }
-  """
-
-  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
-    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
-    self._layout = layout  # (mesh, in_shardings, out_shardings) of a program over a mesh
-
-  @property
-  def jaxpr(self) -> ClosedJaxpr:
-    return self._entry.closed
-
-  @property
-  def fun_name(self) -> str:
-    return self._wrapped.__name__
-
-  @property
-  def out_avals(self):
-    return pytree.unflatten(self._entry.out_tree, self._entry.closed.out_avals)
-
-  @property
-  def out_info(self):
-    from ember.core.aval import ShapeDtypeStruct
-    avals = self._entry.closed.out_avals
-    return pytree.unflatten(self._entry.out_tree,
-                            [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-                             for a in avals])
-
-  def lower(self) -> "Lowered":
-    return Lowered(self._wrapped, self._entry, self._in_tree, self._layout)
-
-
-class Lowered(_Stage):
-  """The StableHLO of a traced function: ``.as_text()``, ``.compile()``.
-
-  Example:
-      >>> import ember
-      >>> "stablehlo.multiply" in ember.jit(lambda x: x * 2).lower(1.0).as_text()
-      True
-  """
-
-  def __init__(self, wrapped: PjitFunction, entry: _Entry, in_tree, layout=None):
-    self._wrapped, self._entry, self._in_tree = wrapped, entry, in_tree
-    self._layout = layout
-    self._text = entry.module_text(f"jit_{wrapped.__name__}", layout)
-
-  def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
-    """The program's text: StableHLO (``dialect=None`` or ``"stablehlo"``) or ``"hlo"``."""
-    if debug_info:
-      raise NotImplementedError("Lowered.as_text(debug_info=True): ember's lowered programs "
-                                "carry no source locations; call as_text() without it.")
-    if self._dialect(dialect) == "hlo":
-      return self.compiler_ir("hlo").as_hlo_text()
-    return self._text
-
-  def cost_analysis(self) -> dict:
-    """XLA's estimates for the program (flops, bytes accessed...)."""
-    from jaxlib import _jax
-    module = lowering.hlo_computation(self._text).get_hlo_module()
-    return dict(_jax.hlo_module_cost_analysis(backend_client.get_client(), module))
-
-  def compiler_ir(self, dialect: str | None = None):
-    """The program as an MLIR module (StableHLO) or, for ``"hlo"``, an XLA computation."""
-    if self._dialect(dialect) == "hlo":
-      return lowering.hlo_computation(self._text)
-    return lowering.parse_module(self._text)
-
-  @staticmethod
-  def _dialect(dialect: str | None) -> str:
-    if dialect not in (None, "stablehlo", "hlo"):
-      raise ValueError(f"unknown dialect: {dialect}")
-    return dialect or "stablehlo"
-
-  def compile(self, compiler_options=None) -> "Compiled":
-    """The executable; ``compiler_options`` (XLA's, by name) are added to the jit's."""
-    options = None
-    if compiler_options:
-      options = tuple({**dict(self._entry.compiler_options), **compiler_options}.items())
-    if self._layout is not None:
-      exe = self._entry.spmd_executable(self._layout, self._wrapped.__name__, options)
-      return Compiled(self._wrapped, self._entry, exe, self._in_tree)
-    device = self._wrapped._device or backend_client.default_device()
-    exe = self._entry.executable(device, self._wrapped._device is not None,
-                                 self._wrapped.__name__, options)
-    return Compiled(self._wrapped, self._entry, exe, self._in_tree)
-
-
-class Compiled(_Stage):
-  """A compiled executable; calling it runs the program (arguments must match the lowering).
-
-  Example:
-      >>> import ember
-      >>> ember.jit(lambda x: x * 2).lower(1.0).compile()(4.0)
-      Array(8., dtype=float32, weak_type=True)
-  """
-
-  def __init__(self, wrapped, entry, exe: Executable, in_tree):
-    self._wrapped, self._entry, self._exe, self._in_tree = wrapped, entry, exe, in_tree
-
-  def runtime_executable(self):
-    """jaxlib's loaded executable."""
-    return self._exe.exe
-
-  def memory_analysis(self):
-    """XLA's memory statistics of the compiled program (argument, output, temp sizes...)."""
-    return self._exe.exe.get_compiled_memory_stats()
-
-  def cost_analysis(self) -> dict:
-    """XLA's estimates for the compiled program (flops, bytes accessed...)."""
-    return dict(self._exe.exe.cost_analysis())
-
-  def as_text(self) -> str:
-    return self._exe.exe.hlo_modules()[0].to_string() if hasattr(self._exe.exe, "hlo_modules") \
-        else self._exe.text
-
-  def __call__(self, *args, **kwargs):
-    dyn_args, dyn_kwargs, _ = self._wrapped._split(args, kwargs)
-    leaves, in_tree = pytree.flatten((dyn_args, dyn_kwargs))
-    if in_tree != self._in_tree:
-      raise TypeError(f"Compiled function called with a different argument structure: expected "
-                      f"{self._in_tree}, got {in_tree}.")
-    avals = tuple(abstractify(x) for x in leaves)
-    expected = tuple(self._exe.in_avals[len(self._entry.consts):])
-    if tuple(a.strip_weak_type() for a in avals) != tuple(a.strip_weak_type() for a in expected):
-      raise TypeError(f"Compiled function called with argument types {list(map(str, avals))}, "
-                      f"but it was compiled for {list(map(str, expected))}.")
-    if isinstance(self._exe, spmd.SpmdExecutable):
-      bufs = [spmd.put_sharded(x, s, a)
-              for x, s, a in zip(leaves, self._exe.in_shardings, expected)]
-    else:
-      bufs = place_args(leaves, expected, self._exe.device, self._entry.donated)
-    out = pytree.unflatten(self._entry.out_tree, self._exe.run(bufs))
-    if config.jax_debug_nans or config.jax_debug_infs:
-      _check_jit_outputs(self._wrapped, out, args, kwargs)
-    return out
-
-
-def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
+def jit(fun: Callable = _NOT_SPECIFIED, /, *, in_shardings=UNSPECIFIED,
+        out_shardings=UNSPECIFIED, static_argnums=None, static_argnames=None,
         donate_argnums=None, donate_argnames=None, keep_unused=False, device=None, backend=None,
-        inline=False, in_shardings=None, out_shardings=None, compiler_options=None):
+        inline=False, compiler_options=None):
   """Compile ``fun`` with XLA; calls with the same argument types reuse the executable.
 
   ``donate_argnums``/``donate_argnames`` donate arguments' buffers: XLA may reuse them for
@@ -1095,11 +806,9 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
   kwargs = dict(static_argnums=static_argnums, static_argnames=static_argnames,
                 donate_argnums=donate_argnums, donate_argnames=donate_argnames,
                 keep_unused=keep_unused, device=device, backend=backend, inline=inline,
-                in_shardings=in_shardings, out_shardings=out_shardings,
+                in_shardings=None if in_shardings is UNSPECIFIED else in_shardings,
+                out_shardings=None if out_shardings is UNSPECIFIED else out_shardings,
                 compiler_options=compiler_options)
-  if fun is None:
+  if fun is _NOT_SPECIFIED:
     return lambda f: PjitFunction(f, **kwargs)
   return PjitFunction(fun, **kwargs)
-
-
-Stage = _Stage

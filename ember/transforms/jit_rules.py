@@ -1,61 +1,137 @@
-"""The autodiff rules of the ``jit`` call primitive: jvp, partial evaluation and transpose.
+"""The ``jit`` call primitive and all of its rules: abstract evaluation, eager evaluation
+(compiled once per jaxpr and device), lowering (the inner jaxpr inline), printing, jvp, partial
+evaluation, transpose and batching. (``ember.jit``, its dispatch and its ahead-of-time stages
+are transforms/jit.py.)
 
-Each transforms the inner jaxpr (once per jaxpr and pattern, cached) and binds ``jit`` again, so
-``grad(jit(f))`` differentiates the staged program without running the user's Python again.
+The transformation rules transform the inner jaxpr (once per jaxpr and pattern, cached) and bind
+``jit`` again, so ``grad(jit(f))`` differentiates the staged program without running the user's
+Python again.
 """
 from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
+from jaxlib import _jax
+
+from ember import pytree
 from ember.core import trace as core
+from ember.core.cache import BoundedCache
 from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, dce
-from ember.backend.compile import LRUCache
-from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
-from ember.transforms.jit import jit_p, jit_params, hoist_consts
+from ember.core.jaxpr import ClosedJaxpr, dce, hoist_consts
+from ember.backend import client as backend_client
+from ember.backend import lowering
+from ember.backend import spmd
+from ember.backend.array import (ArrayImpl, abstractify, committed_device, device_put_value,
+                                 to_buffer)
+from ember.backend.compile import compile_jaxpr, donation_attrs
+from ember.transforms.ad_util import Zero, float0, is_undefined, tangent_aval
 from ember.transforms.batching import batch_jaxpr
-from ember.transforms.jvp import jvp_flat
-from ember.transforms.linearize import LinearizeTrace, backward_pass
+from ember.transforms.jvp import jvp_jaxpr
+from ember.transforms.linearize import LinearizeTrace, transpose_jaxpr
 from ember.transforms.staging import trace_to_jaxpr
 
-__all__ = []
-
-_cache = LRUCache(1024)
+__all__ = ["jit_p", "jit_params", "place_args"]
 
 
-def _cached(key, build):
-  out = _cache.get(key)
-  if out is None:
-    out = _cache[key] = build()
+# --- the call primitive ---------------------------------------------------------------------
+
+jit_p = core.Primitive("jit", multiple_results=True)
+jit_p.own_vma = True  # its outputs' varying mesh axes are its jaxpr's
+jit_p.pp_alias_jaxpr = True  # the inner jaxpr's binders print with the caller's names
+
+
+def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars=None, keep_unused=False) -> dict:
+  """The parameters of a ``jit`` equation: its jaxpr and name, which of its inputs are donated
+  (their buffers may be reused for outputs, and are deleted after an eager call) and whether
+  unused inputs are kept (``jit(keep_unused=)``, which decides whether they are donated)."""
+  if donated_invars is None:
+    donated_invars = (False,) * len(jaxpr.in_avals)
+  return {"jaxpr": jaxpr, "name": name, "donated_invars": tuple(donated_invars),
+          "keep_unused": bool(keep_unused)}
+
+
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, **_):
+  return jaxpr.out_avals
+
+
+_jit_executables = BoundedCache(2048)
+
+
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated_invars, keep_unused):
+  mesh = spmd.find_mesh(jaxpr)
+  if mesh is not None:  # a program over a mesh (a shard_map inside, e.g. a transposed one)
+    mesh = spmd.mesh_of_args(args, mesh, f"jit of {name}")
+    return spmd.run_spmd(jaxpr, args, mesh, spmd.arg_shardings(args, mesh, f"jit of {name}"),
+                         [None] * len(jaxpr.out_avals), f"jit_{name}")
+  avals = [x.aval if type(x) is ArrayImpl else abstractify(x) for x in args]
+  device = committed_device(args, f"jit of {name}")
+  committed = device is not None
+  if device is None:
+    device = backend_client.default_device()
+  donated = donated_invars if any(donated_invars) else None
+  key = (jaxpr, device, committed, donated, keep_unused)
+  exe = _jit_executables.get(key)
+  if exe is None:
+    attrs = donation_attrs(jaxpr.jaxpr, donated, keep_unused)
+    exe = compile_jaxpr(jaxpr, device, f"jit_{name}", committed, attrs)
+    _jit_executables[key] = exe
+  try:
+    return exe.run(place_args(args, avals, device, donated))
+  except _JaxRuntimeError:
+    _raise_if_deleted(args)
+    raise
+
+
+def place_args(args, avals, device, donated=None) -> list:
+  """The arguments of a program on ``device``. A donated one made from host data gets a buffer
+  of its own: ``to_buffer`` shares the buffers of scalars, which donation would delete."""
+  if donated is None:
+    return [to_buffer(x, a, device) for x, a in zip(args, avals)]
+  return [device_put_value(x, a, device) if d and type(x) is not ArrayImpl else
+          to_buffer(x, a, device) for x, a, d in zip(args, avals, donated)]
+
+
+def _jit_lower(ctx, *args, jaxpr: ClosedJaxpr, **_):
+  consts = [ctx.constant(c, v.aval) for c, v in zip(jaxpr.consts, jaxpr.jaxpr.constvars)]
+  return lowering.lower_jaxpr(ctx, jaxpr.jaxpr, consts, list(args))
+
+
+def _jit_pp_params(params: dict) -> dict:
+  """As JAX prints them: the name, then the rest in name order, defaults left out."""
+  out = {"name": params["name"]}
+  if any(params["donated_invars"]):
+    out["donated_invars"] = params["donated_invars"]
+  out["jaxpr"] = params["jaxpr"]
+  if params["keep_unused"]:
+    out["keep_unused"] = True
   return out
+
+
+
+
+_JaxRuntimeError = _jax.JaxRuntimeError
+
+
+def _raise_if_deleted(tree) -> None:
+  """A clear error for a deleted (e.g. donated) argument, instead of XLA's shard-count one."""
+  for i, leaf in enumerate(pytree.tree_leaves(tree)):
+    if type(leaf) is ArrayImpl and leaf.is_deleted():
+      raise RuntimeError(f"Array has been deleted with shape={leaf.aval.str_short(False)} "
+                         f"(argument leaf {i}); it was donated or deleted. Pass a live array.")
+
+
+
+# jaxprs transformed by jit's rules (and checkpoint's), by jaxpr and what the rule was given
+transformed = BoundedCache(1024)
 
 
 # --- jvp -------------------------------------------------------------------------------------
 
-def _jvp_jaxpr(closed: ClosedJaxpr, nonzero: tuple[bool, ...]):
-  """A jaxpr of (primals, nonzero tangents) -> (primals_out, float tangents_out)."""
-  in_avals = closed.in_avals
-  t_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzero) if nz]
-  out_t_avals = [tangent_aval(a) for a in closed.out_avals]
-  keep = [a.dtype != float0 for a in out_t_avals]
-
-  def fun(*xs):
-    primals, ts = xs[:len(in_avals)], iter(xs[len(in_avals):])
-    tangents = [next(ts) if nz else Zero(tangent_aval(a)) for a, nz in zip(in_avals, nonzero)]
-    p_out, t_out = jvp_flat(lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a),
-                            primals, tangents)
-    t_out = [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
-    return list(p_out) + t_out
-
-  jvp_closed = trace_to_jaxpr(fun, list(in_avals) + t_avals)
-  return hoist_consts(jvp_closed), keep
-
-
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated_invars,
              keep_unused):
   nonzero = tuple(type(t) is not Zero for t in tangents)
-  (jvp_closed, consts), keep = _cached(("jvp", jaxpr, nonzero),
-                                       lambda: _jvp_jaxpr(jaxpr, nonzero))
+  (jvp_closed, consts), keep = transformed.memo(("jvp", jaxpr, nonzero),
+                                                lambda: jvp_jaxpr(jaxpr, nonzero))
   # As in JAX, a donated primal's tangent is donated too.
   donated = ((False,) * len(consts) + donated_invars
              + tuple(d for d, nz in zip(donated_invars, nonzero) if nz))
@@ -90,7 +166,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
   """
   key = ("pe", closed, tuple(unknowns), tuple(instantiate_out),
          None if forward is None else tuple(forward))
-  return _cached(key, lambda: _partial_eval(closed, unknowns, instantiate_out, forward))
+  return transformed.memo(key, lambda: _partial_eval(closed, unknowns, instantiate_out, forward))
 
 
 def _partial_eval(closed, unknowns, instantiate_out, forward):
@@ -167,34 +243,14 @@ def _jit_partial_eval(trace, args, params):
 
 # --- transpose -------------------------------------------------------------------------------
 
-def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple[bool, ...], ct_zero: tuple[bool, ...]):
-  """A jaxpr of (residuals, nonzero cotangents) -> cotangents of the linear inputs."""
-  j = closed.jaxpr
-  res_vars = [v for v, lin in zip(j.invars, linear) if not lin]
-  lin_vars = [v for v, lin in zip(j.invars, linear) if lin]
-  as_linear = Jaxpr(res_vars, lin_vars, j.outvars, j.eqns)
-  res_avals = [v.aval for v in res_vars]
-  ct_avals = [a for a, z in zip(closed.out_avals, ct_zero) if not z]
-
-  def fun(*xs):
-    res, cts = xs[:len(res_avals)], iter(xs[len(res_avals):])
-    ct_all = [Zero(tangent_aval(a)) if z else next(cts)
-              for a, z in zip(closed.out_avals, ct_zero)]
-    ins = backward_pass(as_linear, res, ct_all)
-    return [instantiate(c, v.aval) for c, v in zip(ins, lin_vars)]
-
-  t_closed = trace_to_jaxpr(fun, res_avals + ct_avals)
-  return hoist_consts(t_closed)
-
-
 def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused=False, **_):
   linear = tuple(is_undefined(x) for x in args)
   ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
                   for c, a in zip(cts, jaxpr.out_avals))
   if all(ct_zero):
     return [Zero(x.aval) if is_undefined(x) else None for x in args]
-  t_closed, consts = _cached(("t", jaxpr, linear, ct_zero),
-                             lambda: _transpose_jaxpr(jaxpr, linear, ct_zero))
+  t_closed, consts = transformed.memo(("t", jaxpr, linear, ct_zero),
+                                      lambda: transpose_jaxpr(jaxpr, linear, ct_zero))
   outs = jit_p.bind(*consts, *[x for x in args if not is_undefined(x)],
                     *[c for c, z in zip(cts, ct_zero) if not z],
                     **jit_params(t_closed, name, keep_unused=keep_unused))
@@ -202,7 +258,6 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused=False,
   return [next(it) if lin else None for lin in linear]
 
 
-jit_p.def_rules(jvp=_jit_jvp, partial_eval=_jit_partial_eval, transpose=_jit_transpose)
 
 
 # --- batching ----------------------------------------------------------------------------------
@@ -215,4 +270,6 @@ def _jit_batch(axis, vals, dims, *, jaxpr: ClosedJaxpr, name: str, donated_invar
   return outs, out_dims
 
 
-jit_p.batch_with_axis = _jit_batch
+jit_p.def_rules(abstract_eval=_jit_abstract_eval, impl=_jit_impl, lower=_jit_lower,
+                pp_params=_jit_pp_params, jvp=_jit_jvp, partial_eval=_jit_partial_eval,
+                transpose=_jit_transpose, batch=_jit_batch, axis_names=core.refers_to_every_axis)

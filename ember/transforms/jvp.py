@@ -18,9 +18,11 @@ import numpy as np
 from ember import pytree
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.jaxpr import NameTransform
+from ember.core.eval import eval_jaxpr
+from ember.core.jaxpr import ClosedJaxpr, NameTransform, hoist_consts
 from ember.transforms.ad_util import (Zero, tangent_aval, instantiate, float0, flatten_fun,
                                       split_aux)
+from ember.transforms.staging import trace_to_jaxpr
 from ember._src.traceback_util import api_boundary
 
 __all__ = ["JVPTrace", "JVPTracer", "jvp", "jvp_flat"]
@@ -158,3 +160,29 @@ def jvp(fun: Callable, primals, tangents, has_aux: bool = False):
            for p, t in zip(p_main, t_out[:len(p_main)])]
   result = (pytree.unflatten(out_box[0], p_main), pytree.unflatten(out_box[0], t_out))
   return result + (aux,) if has_aux else result
+
+
+def jvp_jaxpr(closed: ClosedJaxpr, nonzero: Sequence[bool],
+              instantiate_out: Sequence[bool] | bool = True):
+  """The jvp of a closed jaxpr as a jaxpr of (primals, tangents of the ``nonzero`` inputs) ->
+  (primal outputs, tangents of the nonzero outputs), the rule call primitives (jit, cond, scan,
+  while, checkpoint...) bind. An output's tangent is nonzero when the jvp makes it so or it is
+  instantiated, never when its type is float0. Returns ``((jaxpr, consts), out_nonzero)``."""
+  in_avals, n = closed.in_avals, len(closed.in_avals)
+  out_t_avals = [tangent_aval(a) for a in closed.out_avals]
+  if isinstance(instantiate_out, bool):
+    instantiate_out = [instantiate_out] * len(out_t_avals)
+  box = []
+
+  def fun(*xs):
+    ts = iter(xs[n:])
+    tangents = [next(ts) if nz else Zero(tangent_aval(a)) for a, nz in zip(in_avals, nonzero)]
+    p_out, t_out = jvp_flat(lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a), xs[:n],
+                            tangents)
+    keep = [(type(t) is not Zero or inst) and a.dtype != float0
+            for t, a, inst in zip(t_out, out_t_avals, instantiate_out)]
+    box.append(keep)
+    return list(p_out) + [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
+
+  t_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzero) if nz]
+  return hoist_consts(trace_to_jaxpr(fun, list(in_avals) + t_avals)), box[0]

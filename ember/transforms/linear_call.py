@@ -24,7 +24,7 @@ from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import Zero, instantiate, is_undefined, tangent_aval
-from ember.transforms.jit import hoist_consts
+from ember.core.jaxpr import hoist_consts
 from ember.transforms.staging import trace_to_jaxpr
 
 __all__ = ["linear_call", "linear_call_p"]
@@ -144,4 +144,4 @@ linear_call_p.def_rules(abstract_eval=lambda *avals, callee, **_: callee.out_ava
                         transpose=_linear_call_transpose)
 linear_call_p.def_unsupported("batch",
                               "Batching rule for 'linear_call' not implemented (nor in JAX)")
-linear_call_p.pp_params = _linear_call_pp_params
+linear_call_p.def_rules(pp_params=_linear_call_pp_params)

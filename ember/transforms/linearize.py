@@ -19,16 +19,19 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ember import dtypes, pytree
+from ember.pytree.differences import describe_nodes, structure_differences
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
 from ember.core.literals import canonicalize_value
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, NameTransform, Var, literal_value
+from ember.core.jaxpr import (ClosedJaxpr, Jaxpr, Literal, NameTransform, Var, hoist_consts,
+                              literal_value)
 from ember.transforms.ad_util import (Zero, UndefinedPrimal, add_tangents, instantiate,
                                       flatten_fun as _flatten_fun, split_aux as _split_aux,
                                       tangent_aval, float0)
 from ember.transforms.jvp import jvp_flat
-from ember.transforms.staging import DebugInfo, DynamicJaxprTrace, JaxprTracer
+from ember.transforms.staging import DebugInfo, DynamicJaxprTrace, JaxprTracer, trace_to_jaxpr
 from ember._src.traceback_util import api_boundary
+from ember.transforms.ops import ops
 
 __all__ = ["LinearizeTrace", "linearize_flat", "backward_pass", "linearize", "vjp", "grad",
            "value_and_grad", "linear_transpose"]
@@ -227,7 +230,6 @@ class _VJP:
 def _vjp_structure_error(want, got, fun_src: str) -> str:
   """JAX's message for cotangents of the wrong tree structure: every place where they differ
   from the differentiated function's output, by key path."""
-  from ember.primitives.control_flow.common import describe_nodes, structure_differences
   lines = []
   for path, kind in structure_differences(want, got):
     d1, d2, why = describe_nodes(want, got, path, kind, "a pytree leaf")
@@ -385,9 +387,8 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
 def _as_array(x):
   """A Python scalar cotangent as the (weakly typed) Array JAX makes of it."""
   if isinstance(x, (bool, int, float, complex)):
-    from ember import lax
     aval = core.get_aval(x)
-    return lax._convert_element_type(x, aval.dtype, aval.weak_type)
+    return ops.convert(x, aval.dtype, aval.weak_type)
   return x
 
 
@@ -458,8 +459,7 @@ def _one_like(aval: ShapedArray, out):
   """A scalar one of ``aval``'s dtype and weak type, as JAX seeds the backward pass: an Array,
   or when ``out`` is being staged, a tracer of that jaxpr standing for the literal 1."""
   if not isinstance(out, core.Tracer):
-    from ember import lax
-    return lax._convert_element_type(1, aval.dtype, aval.weak_type)
+    return ops.convert(1, aval.dtype, aval.weak_type)
   if type(out) is JaxprTracer:
     one = complex(1) if dtypes.is_complex(aval.dtype) else 1.0 if dtypes.is_inexact(aval.dtype) \
         else 1
@@ -469,8 +469,7 @@ def _one_like(aval: ShapedArray, out):
     py = complex if dtypes.is_complex(aval.dtype) else float
     if dtypes.canonicalize_dtype(py) == aval.dtype:
       return py(1)
-    from ember import lax
-    return lax._convert_element_type(1, aval.dtype, True)
+    return ops.convert(1, aval.dtype, True)
   return np.ones((), aval.dtype)
 
 
@@ -511,8 +510,7 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
     aval = _check_scalar_output(ans, holomorphic, fname)
     ct = _one_like(aval.update(vma=()), pytree.tree_leaves(ans)[0])
     if aval.vma:  # inside shard_map the seed varies as the output does (JAX's pvary)
-      from ember.primitives.collectives import pvary
-      ct = pvary(ct, aval.vma.names)
+      ct = ops.pvary(ct, aval.vma.names)
     grads = pullback(ct)
     g = grads if seq else grads[0]
     return ((ans, aux), g) if has_aux else (ans, g)
@@ -549,3 +547,25 @@ def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
   except (AttributeError, TypeError):
     pass
   return grad_f
+
+
+def transpose_jaxpr(closed: ClosedJaxpr, linear: tuple[bool, ...], ct_zero: tuple[bool, ...]):
+  """The transpose of a closed jaxpr linear in the ``linear`` inputs, as a jaxpr of (the other
+  inputs, the cotangents of the outputs not in ``ct_zero``) -> cotangents of the linear inputs:
+  the rule call primitives bind. Returns ``(jaxpr, consts)``."""
+  j = closed.jaxpr
+  res_vars = [v for v, lin in zip(j.invars, linear) if not lin]
+  lin_vars = [v for v, lin in zip(j.invars, linear) if lin]
+  as_linear = Jaxpr(res_vars, lin_vars, j.outvars, j.eqns)
+  res_avals = [v.aval for v in res_vars]
+  ct_avals = [a for a, z in zip(closed.out_avals, ct_zero) if not z]
+
+  def fun(*xs):
+    res, cts = xs[:len(res_avals)], iter(xs[len(res_avals):])
+    ct_all = [Zero(tangent_aval(a)) if z else next(cts)
+              for a, z in zip(closed.out_avals, ct_zero)]
+    ins = backward_pass(as_linear, res, ct_all)
+    return [instantiate(c, v.aval) for c, v in zip(ins, lin_vars)]
+
+  t_closed = trace_to_jaxpr(fun, res_avals + ct_avals)
+  return hoist_consts(t_closed)

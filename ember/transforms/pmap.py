@@ -27,6 +27,7 @@ from ember.backend import client
 from ember.backend.sharding import Mesh, PartitionSpec as P
 from ember.transforms.batching import prefix_leaves
 from ember._src.traceback_util import api_boundary
+from ember.transforms.ops import ops
 
 __all__ = ["pmap"]
 
@@ -157,7 +158,6 @@ class _Pmapped:
     return tuple(available[:size])
 
   def _build(self, args, static, in_tree, axes, devices, leaves):
-    from ember import lax
     from ember.transforms.jit import jit
     from ember.transforms.shard_map import _ShardMapped
     name = self._axis_name
@@ -168,7 +168,7 @@ class _Pmapped:
     out_axes_box = []  # the body's outputs' mapped axes, for out_specs
 
     def body(*blocks):
-      xs = [x if a is None else lax.squeeze(x, (a,)) for x, a in zip(blocks, axes)]
+      xs = [x if a is None else ops.squeeze(x, (a,)) for x, a in zip(blocks, axes)]
       dyn, kwargs = pytree.unflatten(in_tree, xs)
       it = iter(dyn)
       out = fun(*[static_vals[i] if i in static_vals else next(it) for i in range(nargs)],
@@ -176,7 +176,7 @@ class _Pmapped:
       out_axes = _out_axes_of(self._out_axes, out)
       out_axes_box.append(out_axes)
       out_leaves, out_tree = pytree.flatten(out)
-      return pytree.unflatten(out_tree, [x if a is None else lax.expand_dims(x, (a,))
+      return pytree.unflatten(out_tree, [x if a is None else ops.expand_dims(x, (a,))
                                          for x, a in zip(out_leaves, out_axes)])
 
     def out_specs(_):  # read by shard_map once the body has run

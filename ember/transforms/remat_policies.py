@@ -235,7 +235,7 @@ name_p.def_rules(
     impl=lambda x, *, name: x,
     lower=lambda ctx, x, *, name: x,
     jvp=lambda primals, tangents, *, name: (name_p.bind(primals[0], name=name), tangents[0]),
-    batch=lambda vals, dims, *, name: (name_p.bind(vals[0], name=name), dims[0]))
+    batch=lambda axis, vals, dims, *, name: (name_p.bind(vals[0], name=name), dims[0]))
 name_p.def_unsupported("transpose", "checkpoint_name marks primal values only")
 
 
@@ -330,7 +330,7 @@ def split_by_policy(known: ClosedJaxpr, n_known_outs: int, unknown: ClosedJaxpr,
   ``staged`` takes ``[*consts, *known ins, *saved values, *unknown ins]`` filtered by ``keep``,
   recomputes every other residual and returns the unknown outputs.
   """
-  from ember.transforms.jit import hoist_consts
+  from ember.core.jaxpr import hoist_consts
   from ember.transforms.staging import trace_to_jaxpr
   kj = known.jaxpr
   n_consts = len(kj.invars) - len(known_pos)

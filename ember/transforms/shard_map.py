@@ -77,17 +77,18 @@ from ember.core.eval import eval_jaxpr
 from ember.core.jaxpr import ClosedJaxpr
 from ember.backend import lowering, spmd
 from ember.backend.lowering import LoweringContext
-from ember.backend.compile import LRUCache
+from ember.core.cache import BoundedCache
 from ember.backend.sharding import (AxisType, Mesh, NamedSharding, PartitionSpec,
                                     current_mesh)
-from ember.primitives import collectives as coll
 from ember.transforms.ad_util import Zero, float0, instantiate, is_undefined, tangent_aval
 from ember.transforms.batching import batch_jaxpr
-from ember.transforms.jit import hoist_consts
-from ember.transforms.jit_rules import _jvp_jaxpr, partial_eval_jaxpr
+from ember.core.jaxpr import hoist_consts
+from ember.transforms.jit_rules import partial_eval_jaxpr
+from ember.transforms.jvp import jvp_jaxpr
 from ember.transforms.linearize import backward_pass
 from ember.transforms.staging import trace_to_jaxpr, DebugInfo, arg_names
 from ember._src.traceback_util import api_boundary
+from ember.transforms.ops import ops
 
 __all__ = ["shard_map", "shard_map_p"]
 
@@ -220,7 +221,7 @@ def _pp_params(params: dict) -> dict:
 
 
 shard_map_p.def_rules(abstract_eval=_abstract_eval, impl=_impl, lower=_lower)
-shard_map_p.pp_params = _pp_params
+shard_map_p.def_rules(pp_params=_pp_params)
 
 
 def _bind(consts, args, jaxpr: ClosedJaxpr, in_specs, params: dict, bind=None):
@@ -234,21 +235,14 @@ def _bind(consts, args, jaxpr: ClosedJaxpr, in_specs, params: dict, bind=None):
 
 # --- autodiff ---------------------------------------------------------------------------------
 
-_cache = LRUCache(512)
-
-
-def _cached(key, build):
-  out = _cache.get(key)
-  if out is None:
-    out = _cache[key] = build()
-  return out
+_transformed = BoundedCache(512)  # the body's jvp, partial-eval and transpose jaxprs
 
 
 def _jvp(primals, tangents, *, jaxpr, mesh, in_specs, out_specs, **rest):
   nonzero = tuple(type(t) is not Zero for t in tangents)
   with _mesh_env(mesh, rest["check_vma"]):
-    (jvp_closed, consts), keep = _cached(("jvp", jaxpr, nonzero),
-                                         lambda: _jvp_jaxpr(jaxpr, nonzero))
+    (jvp_closed, consts), keep = _transformed.memo(("jvp", jaxpr, nonzero),
+                                                   lambda: jvp_jaxpr(jaxpr, nonzero))
   nz = [t for t in tangents if type(t) is not Zero]
   specs = tuple(in_specs) + tuple(s for s, n in zip(in_specs, nonzero) if n)
   t_specs = tuple(s for s, k in zip(out_specs, keep) if k)
@@ -295,13 +289,11 @@ def _residual_bodies(pe, mesh: Mesh):
 
 
 def _expand(x):
-  from ember import lax
-  return lax.expand_dims(x, (0,))
+  return ops.expand_dims(x, (0,))
 
 
 def _squeeze(x):
-  from ember import lax
-  return lax.squeeze(x, (0,))
+  return ops.squeeze(x, (0,))
 
 
 def _partial_eval(trace, args, params):
@@ -310,7 +302,7 @@ def _partial_eval(trace, args, params):
   unknowns = tuple(trace.is_unknown(x) for x in args)
   with _mesh_env(mesh, params["check_vma"]):
     pe = partial_eval_jaxpr(jaxpr, unknowns, [False] * len(jaxpr.out_avals))
-    (known, k_consts), (unknown, u_consts) = _cached(
+    (known, k_consts), (unknown, u_consts) = _transformed.memo(
         ("pe", jaxpr, unknowns), lambda: _residual_bodies(pe, mesh))
   computed_specs = _residual_specs(pe, mesh, params["check_vma"])
   known_specs = [s for s, u in zip(in_specs, unknowns) if not u]
@@ -354,14 +346,13 @@ def _transpose_body(closed: ClosedJaxpr, linear, ct_zero, in_specs, mesh: Mesh,
     for c, v, spec in zip(ins, lin_vars, lin_specs):
       c = instantiate(c, v.aval)
       missing = () if check_vma else _unnamed_axes(spec, mesh)
-      outs.append(coll.psum_p.bind(c, axes=missing, axis_index_groups=None) if missing else c)
+      outs.append(ops.psum(c, missing) if missing else c)
     return outs
 
   return hoist_consts(trace_to_jaxpr(fun, ct_avals + res_avals))
 
 
 def _transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, **rest):
-  from ember import lax
   linear = tuple(is_undefined(x) for x in args)
   ct_zero = tuple(type(c) is Zero or tangent_aval(a).dtype == float0
                   for c, a in zip(cts, jaxpr.out_avals))
@@ -369,15 +360,15 @@ def _transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, **rest):
     return [Zero(x.aval) if is_undefined(x) else None for x in args]
   check_vma = rest["check_vma"]
   with _mesh_env(mesh, check_vma):
-    t_closed, consts = _cached(("t", jaxpr, linear, ct_zero, in_specs, mesh, check_vma),
-                               lambda: _transpose_body(jaxpr, linear, ct_zero, in_specs, mesh,
-                                                       check_vma))
+    t_closed, consts = _transformed.memo(
+        ("t", jaxpr, linear, ct_zero, in_specs, mesh, check_vma),
+        lambda: _transpose_body(jaxpr, linear, ct_zero, in_specs, mesh, check_vma))
   scaled = []  # without check_vma: a replicated output's one cotangent, shared by its copies
   for c, z, spec in zip(cts, ct_zero, out_specs):
     copies = 1 if check_vma else math.prod(mesh.shape[a] for a in _unnamed_axes(spec, mesh))
     if not z:
       scaled.append(c if copies == 1 else
-                    lax.div(c, np.asarray(copies, core.get_aval(c).dtype)))
+                    ops.div(c, np.asarray(copies, core.get_aval(c).dtype)))
   specs = [s for s, z in zip(out_specs, ct_zero) if not z] + \
       [s for s, lin in zip(in_specs, linear) if not lin]
   outs = _bind(consts, [*scaled, *[x for x in args if not is_undefined(x)]], t_closed, specs,
@@ -402,7 +393,7 @@ def _batch(axis, vals, dims, *, jaxpr, mesh, in_specs, out_specs, **rest):
   return outs, list(out_dims)
 
 
-shard_map_p.batch_with_axis = _batch
+shard_map_p.def_rules(batch=_batch, axis_names=core.refers_to_every_axis)
 
 
 # --- out_specs against the outputs' types (check_vma) ---------------------------------------------
@@ -413,7 +404,7 @@ def _vary_as_specs(outs: list, specs) -> list:
   out = []
   for x, spec in zip(outs, specs):
     missing = [a for a in spec.mesh_axes() if a not in core.get_aval(x).vma]
-    out.append(coll.pvary(x, _ordered_current(missing)) if missing else x)
+    out.append(ops.pvary(x, _ordered_current(missing)) if missing else x)
   return out
 
 

@@ -240,12 +240,12 @@ class DynamicJaxprTrace(core.Trace):
   def process_primitive(self, prim: core.Primitive, args: tuple, params: dict):
     atoms = [self.atom(x) for x in args]
     out = prim.abstract(tuple([a.aval for a in atoms]), params)
-    forward = getattr(prim, "staging_forward", None)
+    forward = prim.staging_forward
     if forward is not None:  # an operation that changes nothing stages nothing, as in JAX
       i = forward([a.aval for a in atoms], params)
       if i is not None:
         return JaxprTracer(self, atoms[i].aval, atoms[i])
-    fold = getattr(prim, "const_fold", None)
+    fold = prim.const_fold
     if fold is not None and all(type(a) is Literal for a in atoms):
       value = fold(*[a.val for a in atoms], **params)  # e.g. converting a scalar constant
       if value is not None:

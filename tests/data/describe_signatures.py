@@ -4,6 +4,9 @@ The module is named on the command line, so this file imports no array library i
 reference JSON for tests/test_numpy_api_surface.py was written by running it with the reference
 JAX's interpreter, in its own process (never from the test suite):
     /work/jaxref/bin/python tests/data/describe_signatures.py jax.numpy tests/data/jnp_signatures.json
+
+``tools/make_surface.py`` uses ``describe_callable`` for the signatures of every other module
+(tests/test_api_signatures.py), so all the signature tests read one description.
 """
 import importlib
 import inspect
@@ -12,10 +15,8 @@ import re
 import sys
 
 
-def describe(obj):
-  """``[[name, kind, repr(default) or None], ...]`` of a callable, None for classes/values."""
-  if isinstance(obj, type) or not callable(obj):
-    return None
+def _params(obj):
+  """``[[name, kind, repr(default) or None], ...]`` of ``obj``'s signature, None without one."""
   try:
     sig = inspect.signature(obj)
   except (TypeError, ValueError):
@@ -23,6 +24,19 @@ def describe(obj):
   return [[p.name, p.kind.name, None if p.default is inspect.Parameter.empty else
            re.sub(r" at 0x[0-9a-f]+", "", repr(p.default))]  # deterministic reprs
           for p in sig.parameters.values()]
+
+
+def describe(obj):
+  """``[[name, kind, repr(default) or None], ...]`` of a callable, None for classes/values."""
+  if isinstance(obj, type) or not callable(obj):
+    return None
+  return _params(obj)
+
+
+def describe_callable(obj):
+  """``describe`` extended to classes (their constructor's parameters); None when Python gives
+  no signature (builtin types, NumPy scalar types)."""
+  return _params(obj) if callable(obj) else None
 
 
 def kind_of(obj) -> str:

@@ -231,7 +231,7 @@ def batch_dot_dims(dimension_numbers, rhs_dim):
   return ((lc, bump(rc)), ((0, *lb), (rhs_dim, *bump(rb)))), 0
 
 
-def _dot_general_batch(vals, dims, *, dimension_numbers, preferred_element_type, lhs_spinfo):
+def _dot_general_batch(axis, vals, dims, *, dimension_numbers, preferred_element_type, lhs_spinfo):
   rhs, rhs_dim = vals[2], dims[2]
   size = None if rhs_dim is None else rhs.shape[rhs_dim]
   if dims[0] is None and dims[1] is None:  # only rhs batched: a size-1 sparse batch dimension
@@ -311,7 +311,7 @@ def _sampled_transpose(ct, A, B, indices, *, dimension_numbers):
   return [ct_a, ct_b, None]
 
 
-def _sampled_batch(vals, dims, *, dimension_numbers):
+def _sampled_batch(axis, vals, dims, *, dimension_numbers):
   from ember import vmap
   fn = lambda a, b, i: sampled_impl(a, b, i, dimension_numbers=dimension_numbers)  # noqa: E731
   return vmap(fn, in_axes=tuple(dims))(*vals), 0
@@ -432,7 +432,7 @@ def _spdot_jvp(primals, tangents, **params):
   return outs, [dot, Zero(tangent_aval(get_aval(outs[1])))]
 
 
-def _spdot_batch(vals, dims, *, lhs_spinfo, rhs_spinfo, dimension_numbers,
+def _spdot_batch(axis, vals, dims, *, lhs_spinfo, rhs_spinfo, dimension_numbers,
                  preferred_element_type):
   size = max(v.shape[d] for v, d in zip(vals, dims) if d is not None)
   lhs_data, lhs_indices, lhs_info = prims.batch_dims_to_front(vals[:2], dims[:2], lhs_spinfo,

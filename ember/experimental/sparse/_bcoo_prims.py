@@ -174,7 +174,7 @@ def _todense_transpose(ct, data, indices, *, spinfo):
   return [unbroadcast(data.aval, bcoo_extract_p.bind(indices, ct, assume_unique=True)), None]
 
 
-def _todense_batch(vals, dims, *, spinfo):
+def _todense_batch(axis, vals, dims, *, spinfo):
   data, indices, info = batch_dims_to_front(vals, dims, spinfo)
   return bcoo_todense_p.bind(data, indices, spinfo=info), 0
 
@@ -250,7 +250,7 @@ def _fromdense_transpose(ct, mat, *, nse, n_batch, n_dense, index_dtype):
   return [bcoo_todense_p.bind(data_ct, indices, spinfo=SparseInfo(mat.aval.shape))]
 
 
-def _fromdense_batch(vals, dims, *, nse, n_batch, n_dense, index_dtype):
+def _fromdense_batch(axis, vals, dims, *, nse, n_batch, n_dense, index_dtype):
   (mat,), (d,) = vals, dims
   if not 0 <= d <= n_batch:
     raise ValueError(f"Expected 0 < bdim <= n_batch; got bdim={d}, n_batch={n_batch}")
@@ -283,7 +283,7 @@ bcoo_fromdense_p = Primitive("bcoo_fromdense", multiple_results=True)
 bcoo_fromdense_p.def_rules(abstract_eval=_fromdense_abstract_eval, lower=_multiple(fromdense_impl),
                            jvp=_fromdense_jvp, transpose=_fromdense_transpose,
                            batch=_fromdense_batch)
-bcoo_fromdense_p.pp_params = _pp_fromdense
+bcoo_fromdense_p.def_rules(pp_params=_pp_fromdense)
 
 
 # --- bcoo_extract ------------------------------------------------------------------------------
@@ -339,7 +339,7 @@ def _extract_transpose(ct, indices, arr, *, assume_unique):
   return [None, bcoo_todense_p.bind(ct, indices, spinfo=SparseInfo(arr.aval.shape))]
 
 
-def _extract_batch(vals, dims, *, assume_unique):
+def _extract_batch(axis, vals, dims, *, assume_unique):
   from ember import lax
   from ember.transforms.batching import moveaxis
   (indices, arr), (di, da) = vals, dims
@@ -441,7 +441,7 @@ def _transpose_transpose(ct, data, indices, *, permutation, spinfo):
   return [lax.transpose(data_ct, inverse), None]
 
 
-def _transpose_batch(vals, dims, *, permutation, spinfo):
+def _transpose_batch(axis, vals, dims, *, permutation, spinfo):
   from ember import lax
   data, indices, info = batch_dims_to_front(vals, dims, spinfo)
   perm = (0, *(p + 1 for p in permutation))
@@ -558,7 +558,7 @@ def _dedup_batch_rule(prim):
   batched stay unbatched (data always comes out batched)."""
   from ember import lax
 
-  def rule(vals, dims, **params):
+  def rule(axis, vals, dims, **params):
     data, indices, info = batch_dims_to_front(vals, dims, params["spinfo"])
     data_out, indices_out = prim.bind(data, indices, **dict(params, spinfo=info))
     if dims[1] is None:

@@ -78,7 +78,7 @@ def _todense_transpose_rule(ct, *bufs, tree):
   raise NotImplementedError(f"todense_transpose for {type(obj)}")
 
 
-def _todense_batch(vals, dims, *, tree):
+def _todense_batch(axis, vals, dims, *, tree):
   from ember import vmap
   return vmap(lambda *b: _todense_impl(*b, tree=tree), in_axes=tuple(dims))(*vals), 0
 
@@ -138,3 +138,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype=None, index_dtype="int32
   N, M, k = (concrete_index(v, "") for v in (N, M, k))
   return formats[sparse_format]._eye(M=M, N=N, k=k, dtype=dtype, index_dtype=index_dtype, **kwds)
 
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

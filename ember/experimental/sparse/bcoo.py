@@ -38,6 +38,7 @@ from ember.experimental.sparse._bcoo_prims import (
 from ember.experimental.sparse.util import (
     SparseInfo, count_stored_elements, dot_general_validated_shape, ensure_index_tuple,
     split_shape)
+from ember.numpy import int32 as _int32  # the default index dtype, as JAX's jnp.int32
 
 __all__ = ["BCOO", "bcoo_todense", "bcoo_fromdense", "bcoo_extract", "bcoo_transpose",
            "bcoo_dot_general", "bcoo_dot_general_sampled", "bcoo_sort_indices",
@@ -333,7 +334,7 @@ def bcoo_todense(mat: BCOO):
 
 
 def bcoo_fromdense(mat, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0,
-                   index_dtype=None) -> BCOO:
+                   index_dtype=_int32) -> BCOO:
   """The BCOO array of the nonzero entries of ``mat`` (row-major order in each batch).
 
   Args:
@@ -563,3 +564,8 @@ from ember.experimental.sparse._bcoo_ops import *  # noqa: E402,F401,F403  (the 
 from ember.experimental.sparse import _bcoo_ops as _ops  # noqa: E402
 
 __all__ += _ops.__all__
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -29,6 +29,7 @@ from ember.experimental.sparse._bcoo_dot import (
     _dot_general_abstract_eval, _dot_general_transpose, batch_dot_dims, dot_general_impl)
 from ember.experimental.sparse.util import (
     SparseInfo, count_stored_elements, csr_to_coo, nfold_vmap, split_shape)
+from ember.numpy import int32 as _int32  # the default index dtype, as JAX's jnp.int32
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms.ad_util import Zero, defjvp, is_undefined, tangent_aval
 
@@ -170,7 +171,7 @@ def _fromdense_transpose(ct, mat, **params):
   return [bcsr_todense_p.bind(data, indices, indptr, spinfo=SparseInfo(mat.aval.shape))]
 
 
-def _fromdense_batch(vals, dims, *, nse, n_batch, n_dense, index_dtype):
+def _fromdense_batch(axis, vals, dims, *, nse, n_batch, n_dense, index_dtype):
   (mat,), (d,) = vals, dims
   if not 0 <= d <= n_batch:
     raise ValueError(f"Expected 0 < bdim <= n_batch; got bdim={d}, n_batch={n_batch}")
@@ -184,7 +185,7 @@ bcsr_fromdense_p.def_rules(abstract_eval=_fromdense_abstract_eval,
                            lower=lower_fun(_fromdense_impl, multiple_results=True),
                            jvp=_fromdense_jvp, transpose=_fromdense_transpose,
                            batch=_fromdense_batch)
-bcsr_fromdense_p.pp_params = prims._pp_fromdense
+bcsr_fromdense_p.def_rules(pp_params=prims._pp_fromdense)
 
 
 # --- bcsr_todense and bcsr_extract -------------------------------------------------------------
@@ -207,7 +208,7 @@ def _todense_transpose(ct, data, indices, indptr, *, spinfo):
   return [prims.unbroadcast(data.aval, bcsr_extract_p.bind(indices, indptr, ct)), None, None]
 
 
-def _todense_batch(vals, dims, *, spinfo):
+def _todense_batch(axis, vals, dims, *, spinfo):
   data, indices, indptr, info = _batch_to_front(vals, dims, spinfo)
   return bcsr_todense_p.bind(data, indices, indptr, spinfo=info), 0
 
@@ -238,7 +239,7 @@ def _extract_transpose(ct, indices, indptr, mat):
                                           spinfo=SparseInfo(mat.aval.shape))]
 
 
-def _extract_batch(vals, dims):
+def _extract_batch(axis, vals, dims):
   from ember import lax
   indices, indptr, mat = vals
   bdims = {d for d in dims if d is not None}
@@ -291,7 +292,7 @@ def _dot_transpose(ct, lhs_data, lhs_indices, lhs_indptr, rhs, **params):
   return [data_ct, None, None, rhs_ct]
 
 
-def _dot_batch(vals, dims, *, dimension_numbers, preferred_element_type, lhs_spinfo):
+def _dot_batch(axis, vals, dims, *, dimension_numbers, preferred_element_type, lhs_spinfo):
   rhs, rhs_dim = vals[3], dims[3]
   size = None if rhs_dim is None else rhs.shape[rhs_dim]
   data, indices, indptr, info = _batch_to_front(vals[:3], dims[:3], lhs_spinfo, size)
@@ -496,7 +497,7 @@ _register()
 
 
 def bcsr_fromdense(mat, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0,
-                   index_dtype=None) -> BCSR:
+                   index_dtype=_int32) -> BCSR:
   """The BCSR array of the nonzero entries of ``mat`` (two sparse dimensions after
   ``n_batch``); ``nse`` as in ``bcoo_fromdense``.
 
@@ -622,3 +623,8 @@ def bcsr_eliminate_zeros(mat: BCSR, nse: int | None = None) -> BCSR:
       2
   """
   return BCSR.from_bcoo(bcoo.bcoo_eliminate_zeros(mat.to_bcoo(), nse=nse))
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -21,6 +21,7 @@ import numpy as np
 from ember.core.aval import ShapedArray
 from ember.core.trace import Primitive, get_aval
 from ember.experimental.sparse._base import JAXSparse
+from ember.numpy import int32 as _int32  # the default index dtype, as JAX's jnp.int32
 from ember.primitives.lower_fun import lower_fun
 from ember.transforms.ad_util import Zero, defjvp, is_undefined, tangent_aval
 
@@ -262,7 +263,7 @@ coo_fromdense_p.def_rules(abstract_eval=_fromdense_abstract_eval,
 _no_batching(coo_fromdense_p)
 
 
-def coo_fromdense(mat, *, nse: int | None = None, index_dtype=None) -> COO:
+def coo_fromdense(mat, *, nse: int | None = None, index_dtype=_int32) -> COO:
   """The COO matrix of the nonzero entries of a dense 2-D ``mat`` (``nse`` counted from the
   values when not given, which needs concrete values).
 
@@ -363,3 +364,7 @@ def coo_matmat(mat: COO, B, *, transpose: bool = False):
   return coo_matmat_p.bind(*mat._bufs, _jnp().asarray(B), spinfo=mat._info,
                            transpose=bool(transpose))
 
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

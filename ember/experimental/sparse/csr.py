@@ -403,3 +403,8 @@ def csr_matmat(mat: CSR, B, *, transpose: bool = False):
   """
   return csr_matmat_p.bind(*mat._bufs, _jnp().asarray(B), shape=tuple(mat.shape),
                            transpose=bool(transpose))
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -82,3 +82,8 @@ def lobpcg_standard(A, X, m=100, tol=None):
       NotImplementedError: ember.experimental.sparse.linalg.lobpcg_standard is not provided
   """
   raise NotImplementedError("ember.experimental.sparse.linalg.lobpcg_standard is not provided")
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

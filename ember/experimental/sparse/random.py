@@ -11,23 +11,26 @@ import math
 import operator
 from typing import Any, Callable, Sequence
 
+from ember import random as _random
 from ember.experimental.sparse.bcoo import BCOO
 from ember.experimental.sparse.util import split_shape
+from ember.numpy import float64 as _float64  # JAX's default: jnp.float64
 
 __all__ = ["random_bcoo"]
 
 
-def random_bcoo(key, shape: Sequence[int], *, dtype=None, indices_dtype=None,
+def random_bcoo(key, shape: Sequence[int], *, dtype=_float64, indices_dtype=None,
                 nse: float | int = 0.2, n_batch: int = 0, n_dense: int = 0,
                 unique_indices: bool = True, sorted_indices: bool = False,
-                generator: Callable[..., Any] | None = None, **kwds) -> BCOO:
+                generator: Callable[..., Any] = _random.uniform, **kwds) -> BCOO:
   """A random BCOO array: ``nse`` positions per batch drawn with ``random.choice`` (without
   replacement when ``unique_indices``), values from ``generator`` (``random.uniform``).
 
   Args:
     key: a PRNG key.
     shape: the array's shape.
-    dtype: the values' dtype (the default float dtype).
+    dtype: the values' dtype (float64, truncated to float32 with a warning unless x64 is on,
+      as in JAX).
     indices_dtype: the indices' dtype (the default int dtype).
     nse: entries per batch, or a fraction (0 < nse < 1) of the sparse positions.
     n_batch, n_dense: the layout.
@@ -74,3 +77,8 @@ def random_bcoo(key, shape: Sequence[int], *, dtype=None, indices_dtype=None,
   indices = ember.vmap(draw_indices)(keys[1:]).reshape((*batch, nse, n_sparse))
   mat = BCOO((data, indices), shape=shape)
   return mat.sort_indices() if sorted_indices else mat
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

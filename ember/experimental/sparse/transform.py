@@ -670,3 +670,8 @@ def _install_methods() -> None:
 
 _install_rules()
 _install_methods()
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -162,3 +162,8 @@ def ensure_index_tuple(x) -> tuple[int, ...]:
     return (operator.index(x),)
   except TypeError:
     return tuple(operator.index(i) for i in x)
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

@@ -4,8 +4,10 @@
 classes (their fields are JAX's: ``eqns``, ``invars``, ``outvars``, ``params``, ``primitive``...).
 ``Primitive`` is ember's primitive with JAX's way of giving it rules (``def_impl``,
 ``def_abstract_eval``, and ``ember.interpreters.ad/batching/mlir`` for the others).
-``primitives`` holds ember's primitive objects under JAX's names (``jit_p``, ``add_p``...). JAX's
-names this module does not list (``CallPrimitive``...) are not provided.
+``primitives`` holds ember's primitive objects under JAX's names (``jit_p``, ``add_p``...).
+``_helpers.py`` holds JAX's helper functions (``subjaxprs``, ``mapped_aval``,
+``concrete_or_error``...). JAX's names ember refuses (``CallPrimitive``) raise, with the reason
+(ember/_unsupported.py); the others this module does not list are not provided yet.
 """
 from __future__ import annotations
 
@@ -17,11 +19,16 @@ from ember.core.aval import ShapedArray
 from ember.core.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 
 from ember.extend.core._check_jaxpr import JaxprTypeError, check_jaxpr  # noqa: E402
+from ember.extend.core._helpers import *  # noqa: E402,F401,F403
+from ember.extend.core._helpers import __all__ as _helpers_all  # noqa: E402
+from ember.export._shape_poly import InconclusiveDimensionOperation  # noqa: E402,F401
+from ember.primitives.ordering import AbstractToken, Token  # noqa: E402,F401
 
 __all__ = ["ClosedJaxpr", "DropVar", "Jaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun",
            "check_jaxpr", "JaxprTypeError",
            "TraceTag", "get_opaque_trace_state", "set_current_trace", "take_current_trace",
-           "Primitive", "ShapedArray", "primitives"]
+           "Primitive", "ShapedArray", "primitives", "AbstractToken", "Token",
+           "InconclusiveDimensionOperation", *_helpers_all]
 
 
 class Primitive(_trace.Primitive):
@@ -41,6 +48,7 @@ class Primitive(_trace.Primitive):
       >>> ember.jit(softplus.bind)(jnp.zeros(2))
       Array([0.6931472, 0.6931472], dtype=float32)
   """
+  ember_defined = False
 
   def __init__(self, name: str):
     super().__init__(name)
@@ -164,3 +172,8 @@ def take_current_trace():
 
 
 from ember.extend.core import primitives  # noqa: E402,F401
+
+
+from ember._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__)  # JAX's names here that ember refuses or aliases

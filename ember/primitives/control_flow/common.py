@@ -22,20 +22,18 @@ import weakref
 from typing import Callable, Sequence
 
 from ember import dtypes, pytree
+from ember.pytree.differences import describe_nodes, structure_differences
 from ember.config import config
 from ember.core import trace as core
 from ember.core.aval import ShapedArray
-from ember.core.eval import eval_jaxpr
-from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var
-from ember.backend.compile import LRUCache
-from ember.transforms.ad_util import Zero, float0, instantiate, tangent_aval
-from ember.transforms.jit import hoist_consts
+from ember.core.cache import BoundedCache
+from ember.core.jaxpr import ClosedJaxpr, Jaxpr, Var, hoist_consts
 from ember.transforms.jit_rules import PartialEval, partial_eval_jaxpr  # noqa: F401 (re-exported)
-from ember.transforms.jvp import jvp_flat
+from ember.transforms.jvp import jvp_jaxpr as _jvp_jaxpr
 from ember.transforms.staging import DebugInfo, trace_to_jaxpr
 
 __all__ = ["Traced", "trace_fun", "operand_avals", "join_consts", "check_carry",
-           "check_branch_outputs", "promote_weak_inits", "cached", "trace_flat", "permute",
+           "check_branch_outputs", "promote_weak_inits", "transformed", "trace_flat", "permute",
            "jvp_jaxpr", "PartialEval", "partial_eval_jaxpr", "fixed_point", "split", "aval_str"]
 
 
@@ -135,7 +133,7 @@ def operand_avals(leaves: Sequence) -> list[ShapedArray]:
   return avals
 
 
-_joins = LRUCache(256)
+_joins = BoundedCache(256)
 
 
 def join_consts(traced: Sequence[Traced]) -> tuple[list[ClosedJaxpr], list]:
@@ -165,65 +163,6 @@ def join_consts(traced: Sequence[Traced]) -> tuple[list[ClosedJaxpr], list]:
 
 
 # --- JAX's checks and messages ------------------------------------------------------------------
-
-def _child_keys(spec) -> list[str]:
-  one = spec.one_level().unflatten([0] * spec.num_children)
-  return [pytree.keystr(p) for p, _ in pytree.tree_flatten_with_path(one)[0]]
-
-
-def _node_difference(t1, t2) -> str | None:
-  """How two tree structures differ at their roots ("type", "length", "metadata"), or None."""
-  if t1.is_leaf() or t2.is_leaf() or t1.type is not t2.type:
-    return "type"
-  if t1.type in (tuple, list) and t1.num_children != t2.num_children:
-    return "length"
-  if t1.num_children != t2.num_children or t1.entries() != t2.entries():
-    return "metadata"
-  return None
-
-
-def structure_differences(t1, t2, path: str = "") -> list[tuple[str, str]]:
-  """(path, kind) of every outermost node where two tree structures differ, in order."""
-  if t1 == t2:
-    return []
-  kind = _node_difference(t1, t2)
-  if kind is not None:
-    return [(path, kind)]
-  out = [d for key, c1, c2 in zip(_child_keys(t1), t1.children(), t2.children())
-         for d in structure_differences(c1, c2, path + key)]
-  return out or [(path, "metadata")]  # equal shapes, unequal node data (e.g. custom aux data)
-
-
-def _node_at(spec, path: str):
-  if not path:
-    return spec
-  for key, child in zip(_child_keys(spec), spec.children()):
-    if path.startswith(key):
-      return _node_at(child, path[len(key):])
-  raise AssertionError(path)
-
-
-def describe_nodes(t1, t2, path: str, kind: str, leaf: str) -> tuple[str, str, str]:
-  """How JAX describes the two differing nodes at ``path``: (the first, the second, why)."""
-  n1, n2 = _node_at(t1, path), _node_at(t2, path)
-  if kind == "type":
-    return (leaf if n1.is_leaf() else f"a {n1.type}", leaf if n2.is_leaf() else f"a {n2.type}",
-            "their Python types differ")
-  if kind == "length":
-    name = n1.type.__name__
-    return (f"a {name} of length {n1.num_children}", f"a {name} of length {n2.num_children}",
-            "the lengths do not match")
-  if n1.num_children != n2.num_children:
-    children = lambda n: f"{n} child" if n == 1 else f"{n} children"  # noqa: E731
-    keys = set(n1.entries()) ^ set(n2.entries())
-    return (f"a {n1.type} with {children(n1.num_children)}",
-            f"a {n2.type} with {children(n2.num_children)}",
-            f"the numbers of children do not match, with the symmetric difference of key sets: "
-            f"{keys}")
-  return (f"a {n1.type} with pytree metadata {tuple(n1.entries())}",
-          f"a {n2.type} with pytree metadata {tuple(n2.entries())}",
-          "the pytree node metadata does not match")
-
 
 def _structure_detail(t1, t2, name1: Callable, name2: Callable, leaf: str) -> str:
   path, kind = structure_differences(t1, t2)[0]
@@ -366,14 +305,9 @@ def promote_weak_inits(vals: list, in_avals, out_avals) -> tuple[list, bool]:
 
 # --- jaxpr transformations for the rules -------------------------------------------------------
 
-_cache = LRUCache(1024)
-
-
-def cached(key, build: Callable):
-  out = _cache.get(key)
-  if out is None:
-    out = _cache[key] = build()
-  return out
+# the loops' and branches' transformed jaxprs (jvp, partial eval, transpose, batch), by jaxpr
+# and what the rule was given
+transformed = BoundedCache(1024)
 
 
 def trace_flat(fun: Callable, avals: Sequence[ShapedArray]) -> tuple[ClosedJaxpr, list]:
@@ -400,29 +334,6 @@ def fixed_point(flags: list[bool], step: Callable[[list[bool]], Sequence[bool]])
 
 
 def jvp_jaxpr(closed: ClosedJaxpr, nonzero: Sequence[bool], instantiate_out: Sequence[bool]):
-  """A jaxpr of (primals, tangents of the ``nonzero`` inputs) -> (primal outputs, tangents of
-  the nonzero outputs); an output's tangent is nonzero when the jvp makes it so or it is
-  instantiated (never when its type is float0). Returns ``((jaxpr, consts), out_nonzero)``."""
-  return cached(("jvp", closed, tuple(nonzero), tuple(instantiate_out)),
-                lambda: _jvp_jaxpr(closed, nonzero, instantiate_out))
-
-
-def _jvp_jaxpr(closed, nonzero, instantiate_out):
-  in_avals, n = closed.in_avals, len(closed.in_avals)
-  out_t_avals = [tangent_aval(a) for a in closed.out_avals]
-  box = []
-
-  def fun(*xs):
-    ts = iter(xs[n:])
-    tangents = [next(ts) if nz else Zero(tangent_aval(a)) for a, nz in zip(in_avals, nonzero)]
-    p_out, t_out = jvp_flat(lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a), xs[:n],
-                            tangents)
-    keep = [(type(t) is not Zero or inst) and a.dtype != float0
-            for t, a, inst in zip(t_out, out_t_avals, instantiate_out)]
-    box.append(keep)
-    return list(p_out) + [instantiate(t, a) for t, a, k in zip(t_out, out_t_avals, keep) if k]
-
-  t_avals = [tangent_aval(a) for a, nz in zip(in_avals, nonzero) if nz]
-  return trace_flat(fun, list(in_avals) + t_avals), box[0]
-
-
+  """``transforms.jvp.jvp_jaxpr``, cached: ``((jaxpr, consts), out_nonzero)``."""
+  return transformed.memo(("jvp", closed, tuple(nonzero), tuple(instantiate_out)),
+                          lambda: _jvp_jaxpr(closed, nonzero, instantiate_out))

@@ -24,11 +24,10 @@ from ember.core.eval import eval_jaxpr
 from ember.backend import lowering
 from ember.transforms.ad_util import Zero, float0, is_undefined, tangent_aval
 from ember.transforms.batching import batch_jaxpr, bdim_at_front, moveaxis
-from ember.transforms.jit_rules import _transpose_jaxpr
+from ember.transforms.linearize import transpose_jaxpr
 from ember.primitives.creation import empty_like
-from ember.primitives.control_flow.common import (Traced, cached, join_consts,
-                                                  partial_eval_jaxpr, jvp_jaxpr, split,
-                                                  trace_flat)
+from ember.primitives.control_flow.common import (Traced, join_consts, partial_eval_jaxpr,
+                                                  jvp_jaxpr, split, trace_flat, transformed)
 
 __all__ = ["cond_p"]
 
@@ -64,8 +63,8 @@ def _cond_lower(ctx, index, *args, branches, branches_platforms=None):
 def _cond_jvp(primals, tangents, *, branches, **platforms):
   index, *ops = primals
   nonzero = tuple(type(t) is not Zero for t in tangents[1:])
-  jaxprs, consts, out_nz = cached(("cond-jvp", branches, nonzero),
-                                  lambda: _jvp_branches(branches, nonzero))
+  jaxprs, consts, out_nz = transformed.memo(("cond-jvp", branches, nonzero),
+                                            lambda: _jvp_branches(branches, nonzero))
   outs = cond_p.bind(index, *consts, *ops, *[t for t in tangents[1:] if type(t) is not Zero],
                      branches=jaxprs, **platforms)
   avals = branches[0].out_avals
@@ -90,7 +89,8 @@ def _cond_partial_eval(trace, args, params):
   if trace.is_unknown(index):
     return trace.stage(cond_p, args, params)
   unknowns = tuple(trace.is_unknown(x) for x in ops)
-  s = cached(("cond-pe", branches, unknowns), lambda: _split_branches(branches, unknowns))
+  s = transformed.memo(("cond-pe", branches, unknowns),
+                       lambda: _split_branches(branches, unknowns))
   known_jaxprs, known_consts, unknown_jaxprs, unknown_consts, out_unknown, in_res, n_slots = s
   with core.set_current_trace(trace.parent):
     known_outs = cond_p.bind(index, *known_consts, *[x for x, u in zip(ops, unknowns) if not u],
@@ -156,8 +156,8 @@ def _cond_transpose(cts, index, *ops, branches, **platforms):
                   for c, a in zip(cts, branches[0].out_avals))
   if all(ct_zero):
     return [None] + [Zero(x.aval) if lin else None for x, lin in zip(ops, linear)]
-  jaxprs, consts = cached(("cond-t", branches, linear, ct_zero), lambda: _joined(
-      [_transpose_jaxpr(b, linear, ct_zero) for b in branches]))
+  jaxprs, consts = transformed.memo(("cond-t", branches, linear, ct_zero), lambda: _joined(
+      [transpose_jaxpr(b, linear, ct_zero) for b in branches]))
   outs = cond_p.bind(index, *consts, *[x for x in ops if not is_undefined(x)],
                      *[c for c, z in zip(cts, ct_zero) if not z], branches=jaxprs, **platforms)
   it = iter(outs)
@@ -171,7 +171,8 @@ def _cond_batch(axis, vals, dims, *, branches, **platforms):
   if index_dim is not None:
     return _batch_by_select(axis, moveaxis(index, index_dim, 0), ops, op_dims, branches)
   key = ("cond-batch", branches, tuple(op_dims), axis, core.axis_env())
-  jaxprs, consts, out_dims = cached(key, lambda: _batch_branches(axis, branches, op_dims))
+  jaxprs, consts, out_dims = transformed.memo(
+      key, lambda: _batch_branches(axis, branches, op_dims))
   return cond_p.bind(index, *consts, *ops, branches=jaxprs, **platforms), out_dims
 
 
@@ -208,4 +209,4 @@ def _per_example(pred, x):
 
 cond_p.def_rules(abstract_eval=_cond_abstract_eval, lower=_cond_lower, jvp=_cond_jvp,
                  partial_eval=_cond_partial_eval, transpose=_cond_transpose)
-cond_p.batch_with_axis = _cond_batch
+cond_p.def_rules(batch=_cond_batch, axis_names=core.refers_to_every_axis)

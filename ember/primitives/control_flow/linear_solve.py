@@ -132,4 +132,4 @@ def _batch(axis, vals, dims, *, const_lengths, jaxprs):
 linear_solve_p.own_vma = True  # its outputs vary as solve's do
 linear_solve_p.def_rules(abstract_eval=_abstract_eval, impl=_impl, lower=_lower, jvp=_jvp,
                          transpose=_transpose)
-linear_solve_p.batch_with_axis = _batch
+linear_solve_p.def_rules(batch=_batch, axis_names=core.refers_to_every_axis)

@@ -27,13 +27,12 @@ from ember.backend.lowering import i64_array
 from ember.transforms.ad_util import (Zero, instantiate, is_undefined,
                                       tangent_aval, zeros_like_aval)
 from ember.transforms.batching import batch_jaxpr, matchaxis, moveaxis
-from ember.transforms.jit import hoist_consts
+from ember.core.jaxpr import hoist_consts
 from ember.transforms.linearize import backward_pass
 from ember.core.jaxpr import ClosedJaxpr, Jaxpr
 from ember.core.eval import eval_jaxpr
-from ember.primitives.control_flow.common import (cached, fixed_point, jvp_jaxpr,
-                                                  partial_eval_jaxpr, permute, split,
-                                                  trace_flat)
+from ember.primitives.control_flow.common import (fixed_point, jvp_jaxpr, partial_eval_jaxpr,
+                                                  permute, split, trace_flat, transformed)
 
 __all__ = ["scan_p"]
 
@@ -132,7 +131,7 @@ def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, revers
   n_ys = len(jaxpr.out_avals) - num_carry
   carry_nz = fixed_point([type(t) is not Zero for t in init_t], lambda nz: jvp_jaxpr(
       jaxpr, c_nz + nz + x_nz, nz + [False] * n_ys)[1][:num_carry])
-  body, body_consts, ys_nz = cached(
+  body, body_consts, ys_nz = transformed.memo(
       ("scan-jvp", jaxpr, num_carry, tuple(c_nz), tuple(carry_nz), tuple(x_nz)),
       lambda: _jvp_body(jaxpr, c_nz, carry_nz, x_nz))
   nz = lambda ts, flags: [t for t, f in zip(ts, flags) if f]  # noqa: E731
@@ -203,12 +202,12 @@ def _split_scan(args, unknowns, params):
   c_uk, carry_uk, _ = split(unknowns, n_consts, n_carry)
   n_ys = len(jaxpr.out_avals) - n_carry
   pe = partial_eval_jaxpr(jaxpr, unknowns, carry_uk + [False] * n_ys, _forward(params))
-  known_body, known_consts, hoist = cached(
+  known_body, known_consts, hoist = transformed.memo(
       ("scan-pe-known", jaxpr, tuple(unknowns), n_consts, n_carry),
       lambda: _hoisted(*hoist_consts(pe.known), c_uk.count(False), pe.out_unknown.count(False)))
   hoisted = [False] * sum(kind == "out" for kind, _ in pe.residuals) if hoist is None else \
       [not u for u in hoist.out_unknown[pe.out_unknown.count(False):]]
-  body, const_res, xs_res = cached(
+  body, const_res, xs_res = transformed.memo(
       ("scan-pe-unknown", jaxpr, tuple(unknowns), n_consts, n_carry, tuple(hoisted)),
       lambda: _unknown_body(pe, n_consts, n_carry, unknowns, hoisted))
   loop = dict(length=params["length"], reverse=params["reverse"], unroll=params["unroll"])
@@ -300,7 +299,7 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse, u
   # The carried cotangents keep the types they come in with (weak or not; a zero has the
   # output carry's type), as in JAX.
   ct_avals = tuple(c.aval if type(c) is Zero else core.get_aval(c) for c in ct_carry)
-  body, body_consts = cached(
+  body, body_consts = transformed.memo(
       ("scan-t", jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals),
       lambda: _transpose_body(jaxpr, num_consts, num_carry, c_lin, x_lin, ys_zero, ct_avals))
   ct_carry = [instantiate(c, a) for c, a in zip(ct_carry, ct_avals)]  # first, as JAX
@@ -371,4 +370,4 @@ def _scan_batch(axis, vals, dims, *, jaxpr, length, num_consts, num_carry, rever
 
 scan_p.def_rules(abstract_eval=_scan_abstract_eval, lower=_scan_lower, jvp=_scan_jvp,
                  partial_eval=_scan_partial_eval, transpose=_scan_transpose)
-scan_p.batch_with_axis = _scan_batch
+scan_p.def_rules(batch=_scan_batch, axis_names=core.refers_to_every_axis)

@@ -27,9 +27,9 @@ from ember.backend.lowering import i64_array
 from ember.primitives.reductions import binary_region
 from ember.transforms.ad_util import Zero, instantiate, tangent_aval
 from ember.transforms.batching import batch_jaxpr, matchaxis
-from ember.transforms.jit import hoist_consts
-from ember.primitives.control_flow.common import (cached, fixed_point, jvp_jaxpr,
-                                                  partial_eval_jaxpr, permute, split)
+from ember.core.jaxpr import hoist_consts
+from ember.primitives.control_flow.common import (fixed_point, jvp_jaxpr, partial_eval_jaxpr,
+                                                  permute, split, transformed)
 
 __all__ = ["while_p"]
 
@@ -97,7 +97,7 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
   bc_nz = [type(t) is not Zero for t in bc_t]
   carry_nz = fixed_point([type(t) is not Zero for t in init_t],
                          lambda nz: jvp_jaxpr(body_jaxpr, bc_nz + nz, nz)[1])
-  cond_j, body_j, consts = cached(
+  cond_j, body_j, consts = transformed.memo(
       ("while-jvp", cond_jaxpr, body_jaxpr, tuple(bc_nz), tuple(carry_nz)),
       lambda: _jvp_loop(cond_jaxpr, body_jaxpr, bc_nz, carry_nz))
   outs = while_p.bind(*cc, *consts, *bc, *[t for t, nz in zip(bc_t, bc_nz) if nz], *init,
@@ -136,7 +136,7 @@ def _while_partial_eval(trace, args, params):
   staged = trace.stage(while_p, args, params)  # the whole loop, known carries recomputed
   if all(carry_uk) or cond_pe.out_unknown[0]:
     return staged
-  cond_j, cond_consts, body_j, body_consts = cached(
+  cond_j, cond_consts, body_j, body_consts = transformed.memo(
       ("while-pe", cond_jaxpr, body_jaxpr, tuple(cc_uk + bc_uk + carry_uk)),
       lambda: (*hoist_consts(_first_outputs(cond_pe.known, 1)), *hoist_consts(_first_outputs(
           partial_eval_jaxpr(body_jaxpr, bc_uk + carry_uk, carry_uk).known,
@@ -190,4 +190,4 @@ def _while_batch(axis, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
 
 while_p.def_rules(abstract_eval=_while_abstract_eval, lower=_while_lower, jvp=_while_jvp,
                   partial_eval=_while_partial_eval, transpose=_while_transpose)
-while_p.batch_with_axis = _while_batch
+while_p.def_rules(batch=_while_batch, axis_names=core.refers_to_every_axis)
