@@ -1,7 +1,7 @@
 """Backends beyond the CPU, checked without a GPU: plugin discovery on fake plugin folders,
 platform selection and its errors, the GPU clients' options, the StableHLO every linear algebra
-primitive lowers to for CUDA and ROCm, jaxlib-version shims, host reads that avoid jaxlib's
-``import jax``, and ember beside a real ``jax`` package in one process.
+primitive lowers to for CUDA and ROCm, jaxlib-version shims, host reads that avoid the jaxlib code
+which imports the jax package, and ember beside a real ``jax`` package in one process.
 """
 import os
 import subprocess
@@ -150,12 +150,14 @@ def test_platform_options_after_start_only_name_started_backends():
   assert ember.default_backend() == "cpu" and client.platform_of(ember.devices()[0]) == "cpu"
 
 
-def _run(code: str, env_extra: dict, timeout: int = 120):
+def _run(code: str, env_extra: dict, timeout: int = 120, script: str | None = None):
+  """Python ``code`` (or the file ``script``) in a fresh process, with ember on its path."""
   env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_PLATFORM", "PJRT_"))}
   env.update(env_extra)
   env["PYTHONPATH"] = os.pathsep.join(filter(None, [env_extra.get("PYTHONPATH"), ROOT]))
-  return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                        text=True, env=env, timeout=timeout, cwd=ROOT)
+  args = [script] if script is not None else ["-c", textwrap.dedent(code)]
+  return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                        timeout=timeout, cwd=ROOT)
 
 
 def test_jax_platforms_selection_in_a_fresh_process(tmp_path):
@@ -406,28 +408,6 @@ def test_sharded_reads_through_the_mesh_program(monkeypatch):
 
 # --- beside the jax package --------------------------------------------------------------------
 
-_COEXIST = """
-import sys
-import numpy as np
-import ember, ember.numpy as jnp
-from ember.sharding import NamedSharding, PartitionSpec as P
-x = jnp.arange(4.0)
-print("eager", x + 1)
-print("jit", ember.jit(lambda a: a * 2)(x))
-print("bf16", jnp.ones(3, jnp.bfloat16) * 1.5, np.asarray(jnp.arange(3, dtype=jnp.float8_e4m3fn)))
-mesh = ember.make_mesh((4,), ("i",))
-s = ember.device_put(jnp.arange(8.0), NamedSharding(mesh, P("i")))
-print("sharded", s, ember.device_put(jnp.arange(4, dtype=jnp.bfloat16), NamedSharding(mesh, P("i"))))
-print("shards", [sh.data.tolist() for sh in s.addressable_shards])
-print("dlpack", np.from_dlpack(x), jnp.from_dlpack(np.arange(3.0)))
-print("imported", "jax" in sys.modules)
-import jax, jax.numpy as jjnp
-js = jax.device_put(jjnp.arange(8.0), jax.sharding.NamedSharding(
-    jax.make_mesh((4,), ("i",)), jax.sharding.PartitionSpec("i")))
-print("jax", jax.jit(lambda a: a + 1)(jjnp.ones(2)), jjnp.ones(2, jjnp.bfloat16), js,
-      js.addressable_shards[1].data)
-"""
-
 _EXPECTED = """eager [1. 2. 3. 4.]
 jit [0. 2. 4. 6.]
 bf16 [1.5 1.5 1.5] [0 1 2]
@@ -461,12 +441,15 @@ def _jax_beside_ember(keep, tmp_root) -> str | None:
 
 def test_ember_beside_the_jax_package(tmp_path, request):
   """With jax importable, ember's eager ops, jit, sharded printing, bf16 reads and DLPack
-  never import it, and a real ``import jax`` afterwards in the same process works."""
+  never import it, and importing the real jax package afterwards in the same process works."""
   cache = getattr(request.config, "cache", None)
   site = _jax_beside_ember(cache.mkdir("jax-0.10.2") if cache else tmp_path, tmp_path)
   if site is None:
     pytest.skip("pip could not install jax==0.10.2 here")
-  out = _run(_COEXIST, {"PYTHONPATH": site, "EMBER_CACHE": "0",
-                        "XLA_FLAGS": "--xla_force_host_platform_device_count=4"}, timeout=300)
+  # The program (tools/coexistence_check.py) imports the real jax after ember, in its own
+  # process: ember's tests never load the jax package themselves.
+  out = _run("", {"PYTHONPATH": site, "EMBER_CACHE": "0",
+                  "XLA_FLAGS": "--xla_force_host_platform_device_count=4"}, timeout=300,
+             script=os.path.join(ROOT, "tools", "coexistence_check.py"))
   assert out.returncode == 0, out.stderr[-3000:]
   assert out.stdout == _EXPECTED

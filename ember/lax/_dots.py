@@ -62,7 +62,8 @@ def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers,
   if group_offset is not None:
     raise TypeError("ragged_dot_general: group_offset must be None (JAX 0.10.2 cannot take an "
                     "array there either: its param is not hashable).")
-  check_out_sharding("ragged_dot_general", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("ragged_dot_general", out_sharding)
   if not isinstance(ragged_dot_dimension_numbers, RaggedDotDimensionNumbers):
     raise TypeError("ragged_dot_general: ragged_dot_dimension_numbers must be a "
                     f"RaggedDotDimensionNumbers, got {ragged_dot_dimension_numbers!r}.")

@@ -158,7 +158,8 @@ def empty(shape, dtype, *, out_sharding=None):
       >>> lax.empty((2,), jnp.int32).shape
       (2,)
   """
-  check_out_sharding("empty", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("empty", out_sharding)
   shape = st.canonicalize_shape(shape)
   return creation.empty_p.bind(shape=shape, dtype=dtype, out_sharding=None)
 

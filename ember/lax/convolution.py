@@ -172,7 +172,8 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding,
       >>> conv_general_dilated(x, np.ones((1, 1, 2), np.float32), (2,), 'SAME')
       Array([[[1., 5., 4.]]], dtype=float32)
   """
-  check_out_sharding("dot_general", out_sharding)  # sic: JAX 0.10.2 names dot_general
+  if out_sharding is not None:  # sic: JAX 0.10.2 names dot_general
+    check_out_sharding("dot_general", out_sharding)
   lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
   dnums = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
   nspatial = len(lhs_shape) - 2

@@ -72,7 +72,8 @@ def reduce_sum(operand, axes: Sequence[int], *, out_sharding=None):
       >>> reduce_sum(np.ones((2, 3), np.int32), (1,))
       Array([3, 3], dtype=int32)
   """
-  check_out_sharding("reduce_sum", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("reduce_sum", out_sharding)
   return red.reduce_sum_p.bind(operand, axes=_ints(axes), out_sharding=None)
 
 
@@ -292,7 +293,8 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
       >>> dot_general(x, x, (((2,), (2,)), ((0,), (0,)))).shape
       (2, 3, 3)
   """
-  check_out_sharding("dot_general", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("dot_general", out_sharding)
   try:
     (lc, rc), (lb, rb) = dimension_numbers
   except (TypeError, ValueError) as e:  # (the type unpacking gives, as in JAX)

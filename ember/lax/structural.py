@@ -138,7 +138,8 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions, *, out_sharding=None)
       >>> broadcast_in_dim(np.float32(1), (2,), ())
       Array([1., 1.], dtype=float32)
   """
-  check_out_sharding("broadcast_in_dim", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("broadcast_in_dim", out_sharding)
   aval = _aval(operand)
   shape = canonicalize_shape(shape)
   dims = _ints(broadcast_dimensions, "broadcast_in_dim broadcast_dimensions")
@@ -156,7 +157,8 @@ def broadcast(operand, sizes, *, out_sharding=None):
       >>> broadcast(np.int32(3), (2,))
       Array([3, 3], dtype=int32)
   """
-  check_out_sharding("broadcast_in_dim", out_sharding)  # JAX names the op it binds
+  if out_sharding is not None:  # JAX names the op it binds
+    check_out_sharding("broadcast_in_dim", out_sharding)
   sizes = canonicalize_shape(sizes)
   if not sizes and out_sharding is None:
     return _to_array(operand)
@@ -208,7 +210,8 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
       >>> reshape(np.arange(6, dtype=np.int32), (2, 3)).shape
       (2, 3)
   """
-  check_out_sharding("reshape", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("reshape", out_sharding)
   new_sizes = canonicalize_shape(new_sizes)
   aval = _aval(operand)
   dims = None if dimensions is None else _ints(dimensions, "reshape dimensions")
@@ -576,7 +579,8 @@ def broadcasted_iota(dtype, shape, dimension: int, *, out_sharding=None):
       Array([[0, 1, 2],
              [0, 1, 2]], dtype=int32)
   """
-  check_out_sharding("broadcasted_iota", out_sharding)
+  if out_sharding is not None:
+    check_out_sharding("broadcasted_iota", out_sharding)
   dtype = dtypes.check_and_canonicalize_user_dtype(dtype, "broadcasted_iota")
   shape = canonicalize_shape(shape)
   return st.iota_p.bind(dtype=dtype, shape=shape, dimension=operator.index(dimension),
